@@ -1,0 +1,170 @@
+package dev.tessera.comm;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * A typed view of the memory a message is sent from or received into: a slice of a Java
+ * primitive array, a {@link MemorySegment} (heap or native) or a {@link ByteBuffer}
+ * (heap or direct, from position to limit). Primitive arrays are wrapped, never copied,
+ * except {@code boolean[]}, which the JVM does not expose as memory: those are packed to
+ * bytes before sending and unpacked after receiving.
+ *
+ * <pre>{@code
+ * comm.send(Buffer.of(field), right, 0);                  // a whole array
+ * comm.recv(Buffer.of(field, n - 1, 1), left, 0);         // one element: a slice, not offset+count arguments
+ * comm.allreduce(Buffer.of(local), Buffer.of(global), Op.SUM);
+ * }</pre>
+ */
+public final class Buffer {
+
+    private final MemorySegment segment;
+    private final Datatype type;
+    private final int count;
+    private final boolean[] booleans;
+    private final int booleanOffset;
+
+    private Buffer(MemorySegment segment, Datatype type, int count, boolean[] booleans, int booleanOffset) {
+        this.segment = segment;
+        this.type = type;
+        this.count = count;
+        this.booleans = booleans;
+        this.booleanOffset = booleanOffset;
+    }
+
+    private static Buffer array(Object array, int length, int offset, int count, Datatype type) {
+        Objects.requireNonNull(array, "buffer array is null");
+        checkRange(length, offset, count);
+        MemorySegment whole = switch (array) {
+            case double[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case byte[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
+        };
+        long size = type.byteSize();
+        return new Buffer(whole.asSlice(offset * size, count * size), type, count, null, 0);
+    }
+
+    private static void checkRange(int length, int offset, int count) {
+        if (offset < 0 || count < 0 || offset > length - count) {
+            throw new TesseraException(count < 0 ? ErrorClass.COUNT : ErrorClass.BUFFER,
+                    "buffer slice [offset " + offset + ", count " + count + "] outside array of length " + length);
+        }
+    }
+
+    public static Buffer of(double[] a) { return of(a, 0, a.length); }
+    public static Buffer of(double[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.DOUBLE); }
+    public static Buffer of(float[] a) { return of(a, 0, a.length); }
+    public static Buffer of(float[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.FLOAT); }
+    public static Buffer of(long[] a) { return of(a, 0, a.length); }
+    public static Buffer of(long[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.LONG); }
+    public static Buffer of(int[] a) { return of(a, 0, a.length); }
+    public static Buffer of(int[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.INT); }
+    public static Buffer of(short[] a) { return of(a, 0, a.length); }
+    public static Buffer of(short[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.SHORT); }
+    public static Buffer of(char[] a) { return of(a, 0, a.length); }
+    public static Buffer of(char[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.CHAR); }
+    public static Buffer of(byte[] a) { return of(a, 0, a.length); }
+    public static Buffer of(byte[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.BYTE); }
+    public static Buffer of(boolean[] a) { return of(a, 0, a.length); }
+
+    public static Buffer of(boolean[] a, int offset, int count) {
+        Objects.requireNonNull(a, "buffer array is null");
+        checkRange(a.length, offset, count);
+        return new Buffer(MemorySegment.ofArray(new byte[count]), Datatype.BOOLEAN, count, a, offset);
+    }
+
+    /** A segment holding elements of {@code type}; its size must be a multiple of the element size. */
+    public static Buffer of(MemorySegment segment, Datatype type) {
+        Objects.requireNonNull(segment, "buffer segment is null");
+        Objects.requireNonNull(type, "datatype is null");
+        if (type == Datatype.OBJECT || type == Datatype.BOOLEAN) {
+            throw new TesseraException(ErrorClass.TYPE, "a memory segment cannot hold " + type + " elements; use BYTE");
+        }
+        long n = segment.byteSize() / type.byteSize();
+        if (n * type.byteSize() != segment.byteSize() || n > Integer.MAX_VALUE) {
+            throw new TesseraException(ErrorClass.BUFFER, "segment of " + segment.byteSize()
+                    + " bytes is not a whole number (< 2^31) of " + type + " elements");
+        }
+        return new Buffer(segment, type, (int) n, null, 0);
+    }
+
+    /** The bytes of a ByteBuffer from its position to its limit. */
+    public static Buffer of(ByteBuffer buffer) {
+        return of(buffer, Datatype.BYTE);
+    }
+
+    /** The elements of {@code type} in a ByteBuffer from its position to its limit. */
+    public static Buffer of(ByteBuffer buffer, Datatype type) {
+        Objects.requireNonNull(buffer, "byte buffer is null");
+        return of(MemorySegment.ofBuffer(buffer), type);
+    }
+
+    /** An empty buffer of the given type (for ranks that contribute nothing). */
+    public static Buffer empty(Datatype type) {
+        return new Buffer(MemorySegment.ofArray(new byte[0]), type, 0, type == Datatype.BOOLEAN ? new boolean[0] : null, 0);
+    }
+
+    /** Elements {@code [offset, offset + count)} of this buffer. */
+    public Buffer slice(int offset, int count) {
+        checkRange(this.count, offset, count);
+        long size = type.byteSize();
+        MemorySegment s = segment.asSlice(offset * size, count * size);
+        return new Buffer(s, type, count, booleans, booleanOffset + offset);
+    }
+
+    public Datatype type() {
+        return type;
+    }
+
+    /** Number of elements. */
+    public int count() {
+        return count;
+    }
+
+    public long byteSize() {
+        return segment.byteSize();
+    }
+
+    /** The bytes to send: for boolean arrays, packed now from the array. */
+    MemorySegment sendSegment() {
+        if (booleans != null) {
+            for (int i = 0; i < count; i++) {
+                segment.set(ValueLayout.JAVA_BYTE, i, booleans[booleanOffset + i] ? (byte) 1 : (byte) 0);
+            }
+        }
+        return segment;
+    }
+
+    /** The memory to receive into; call {@link #received} once the receive completed. */
+    MemorySegment receiveSegment() {
+        return segment;
+    }
+
+    /** Finishes a receive of {@code byteCount} bytes: unpacks booleans. */
+    void received(long byteCount) {
+        if (booleans != null) {
+            int n = (int) Math.min(byteCount, count);
+            for (int i = 0; i < n; i++) {
+                booleans[booleanOffset + i] = segment.get(ValueLayout.JAVA_BYTE, i) != 0;
+            }
+        }
+    }
+
+    boolean isReadOnly() {
+        return segment.isReadOnly();
+    }
+
+    @Override
+    public String toString() {
+        return count + " x " + type;
+    }
+}

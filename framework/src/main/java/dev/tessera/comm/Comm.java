@@ -1,0 +1,561 @@
+package dev.tessera.comm;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.device.Device;
+import dev.tessera.device.DeviceRequest;
+import dev.tessera.device.Envelope;
+import dev.tessera.device.IdleStrategy;
+import dev.tessera.device.IncomingMessage;
+import dev.tessera.device.ReceiveRequest;
+import java.lang.foreign.MemorySegment;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A communicator: an ordered group of ranks and a private message space (context).
+ *
+ * <p>Buffer methods take a {@link Buffer} (a typed slice of an array, segment or byte
+ * buffer); object methods ({@code sendObject}, {@code bcastObject}, ...) serialize any
+ * {@link java.io.Serializable}. Errors are {@link TesseraException}s naming the rank, the
+ * call and the bad argument. Point-to-point and collective traffic use separate contexts,
+ * so user messages can never match a collective's internal messages.
+ */
+public class Comm {
+
+    /** Receive from any source. */
+    public static final int ANY_SOURCE = Device.ANY_SOURCE;
+    /** Receive with any tag. */
+    public static final int ANY_TAG = Device.ANY_TAG;
+    /** The null process: sends to it and receives from it complete at once and move nothing. */
+    public static final int PROC_NULL = -2;
+    /** Color for {@link #split} of ranks that want no new communicator; rank of non-members. */
+    public static final int UNDEFINED = Group.UNDEFINED;
+    /** Largest valid tag. */
+    public static final int TAG_UB = (1 << 30) - 1;
+
+    final RankEnvironment env;
+    final Group group;
+    final int rank;
+    final int context;
+    private final AtomicInteger collectiveSequence = new AtomicInteger();
+    private volatile boolean freed;
+    private Collectives collectives;
+
+    Comm(RankEnvironment env, Group group, int context) {
+        this.env = env;
+        this.group = group;
+        this.context = context;
+        this.rank = group.rankOf(env.device.rank());
+        if (rank == Group.UNDEFINED) {
+            throw new TesseraException(ErrorClass.INTERN, "communicator created on a rank outside its group");
+        }
+    }
+
+    /**
+     * The world communicator of a rank; called once per rank by the runtime. Contexts 0-1
+     * belong to the world, 2-3 to the self communicator.
+     */
+    public static Comm createWorld(Device device, ThreadLevel level, CollectiveTuning tuning) {
+        RankEnvironment env = new RankEnvironment(device, level, Thread.currentThread(), 4, tuning);
+        return new Comm(env, Group.range(device.size()), 0);
+    }
+
+    /** The communicator holding only this rank. */
+    public Comm self() {
+        return new Comm(env, new Group(new int[] {env.device.rank()}), 2);
+    }
+
+    // ------------------------------------------------------------------ basics
+
+    /** This rank's number in the communicator, 0 .. size-1. */
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return group.size();
+    }
+
+    public Group group() {
+        return group;
+    }
+
+    public ThreadLevel threadLevel() {
+        return env.threadLevel;
+    }
+
+    /** Collective algorithm choices for this rank (shared by all its communicators). */
+    public CollectiveTuning tuning() {
+        return env.tuning;
+    }
+
+    public String deviceName() {
+        return env.device.name();
+    }
+
+    Device device() {
+        return env.device;
+    }
+
+    /** "rank R: call" for error messages (R is the world rank). */
+    String where(String call) {
+        return "rank " + env.device.rank() + ": " + call;
+    }
+
+    // ------------------------------------------------------------------ point-to-point, buffers
+
+    /** Sends, returning when the buffer may be reused (small messages are buffered; large ones wait for the receiver). */
+    public void send(Buffer buffer, int dest, int tag) {
+        isend(buffer, dest, tag, "Comm.send", false).await();
+    }
+
+    /** Synchronous send: returns only once the matching receive has started. */
+    public void ssend(Buffer buffer, int dest, int tag) {
+        isend(buffer, dest, tag, "Comm.ssend", true).await();
+    }
+
+    public Request isend(Buffer buffer, int dest, int tag) {
+        return isend(buffer, dest, tag, "Comm.isend", false);
+    }
+
+    public Request issend(Buffer buffer, int dest, int tag) {
+        return isend(buffer, dest, tag, "Comm.issend", true);
+    }
+
+    private Request isend(Buffer buffer, int dest, int tag, String call, boolean synchronous) {
+        checkCall(call);
+        checkBuffer(call, buffer, false);
+        checkDestination(call, dest);
+        checkSendTag(call, tag);
+        if (dest == PROC_NULL) {
+            return Request.completed(this, call);
+        }
+        DeviceRequest op = env.device.isend(buffer.sendSegment(), group.worldRank(dest), tag, context,
+                buffer.type().code(), synchronous);
+        return new Request(this, call, op, null);
+    }
+
+    /** Receives into {@code buffer}; the message may be shorter than the buffer. */
+    public Status recv(Buffer buffer, int source, int tag) {
+        return irecv(buffer, source, tag, "Comm.recv").await();
+    }
+
+    public Request irecv(Buffer buffer, int source, int tag) {
+        return irecv(buffer, source, tag, "Comm.irecv");
+    }
+
+    private Request irecv(Buffer buffer, int source, int tag, String call) {
+        checkCall(call);
+        checkBuffer(call, buffer, true);
+        checkSource(call, source);
+        checkReceiveTag(call, tag);
+        if (source == PROC_NULL) {
+            return Request.completed(this, call);
+        }
+        ReceiveRequest op = env.device.irecv(buffer.receiveSegment(), worldSource(source), tag, context,
+                buffer.type().code());
+        return new Request(this, call, op, buffer);
+    }
+
+    /** Sends one message and receives another, without deadlock whatever the order on the peers. */
+    public Status sendrecv(Buffer sendBuffer, int dest, int sendTag, Buffer recvBuffer, int source, int recvTag) {
+        Request r = irecv(recvBuffer, source, recvTag, "Comm.sendrecv");
+        Request s = isend(sendBuffer, dest, sendTag, "Comm.sendrecv", false);
+        s.await();
+        return r.await();
+    }
+
+    /** Sends the buffer's content and replaces it with the received message. */
+    public Status sendrecvReplace(Buffer buffer, int dest, int sendTag, int source, int recvTag) {
+        String call = "Comm.sendrecvReplace";
+        checkBuffer(call, buffer, true);
+        byte[] copy = new byte[Math.toIntExact(buffer.byteSize())];
+        MemorySegment.copy(buffer.sendSegment(), 0, MemorySegment.ofArray(copy), 0, copy.length);
+        Buffer outgoing = Buffer.of(MemorySegment.ofArray(copy), buffer.type() == Datatype.BOOLEAN ? Datatype.BYTE : buffer.type());
+        Request r = irecv(buffer, source, recvTag, call);
+        Request s = isend(outgoing, dest, sendTag, call, false);
+        s.await();
+        return r.await();
+    }
+
+    /** Blocks until a matching message has arrived; returns its status without receiving it. */
+    public Status probe(int source, int tag) {
+        String call = "Comm.probe";
+        checkCall(call);
+        checkSource(call, source);
+        checkReceiveTag(call, tag);
+        if (source == PROC_NULL) {
+            return Status.EMPTY;
+        }
+        int idle = 0;
+        Envelope e;
+        while ((e = env.device.iprobe(worldSource(source), tag, context)) == null) {
+            idle = idleStep(idle);
+        }
+        return probeStatus(e);
+    }
+
+    /** The status of a matching message that has arrived, if any, without receiving it. */
+    public Optional<Status> iprobe(int source, int tag) {
+        String call = "Comm.iprobe";
+        checkCall(call);
+        checkSource(call, source);
+        checkReceiveTag(call, tag);
+        if (source == PROC_NULL) {
+            return Optional.of(Status.EMPTY);
+        }
+        env.device.progress();
+        Envelope e = env.device.iprobe(worldSource(source), tag, context);
+        return e == null ? Optional.empty() : Optional.of(probeStatus(e));
+    }
+
+    private Status probeStatus(Envelope e) {
+        Datatype t = Datatype.ofCode(e.typeCode());
+        int count = t == null ? (int) e.byteCount() : (int) (e.byteCount() / t.byteSize());
+        return new Status(group.rankOf(e.source()), e.tag(), count, e.byteCount(), false);
+    }
+
+    private int idleStep(int idle) {
+        if (env.device.progress()) {
+            return 0;
+        }
+        env.device.checkHealthy();
+        IdleStrategy.backoff().idle(idle);
+        return idle + 1;
+    }
+
+    // ------------------------------------------------------------------ point-to-point, objects
+
+    /** Sends a serializable object (or null). */
+    public void sendObject(Object value, int dest, int tag) {
+        isendObject(value, dest, tag, "Comm.sendObject").await();
+    }
+
+    public Request isendObject(Object value, int dest, int tag) {
+        return isendObject(value, dest, tag, "Comm.isendObject");
+    }
+
+    private Request isendObject(Object value, int dest, int tag, String call) {
+        checkCall(call);
+        checkDestination(call, dest);
+        checkSendTag(call, tag);
+        if (dest == PROC_NULL) {
+            return Request.completed(this, call);
+        }
+        byte[] bytes = ObjectCodec.encode(value, where(call));
+        DeviceRequest op = env.device.isend(MemorySegment.ofArray(bytes), group.worldRank(dest), tag, context,
+                Datatype.OBJECT.code(), false);
+        return new Request(this, call, op, null);
+    }
+
+    /** Receives an object sent with {@link #sendObject}. */
+    public <T> T recvObject(int source, int tag) {
+        return this.<T>recvObjectWithStatus(source, tag).value();
+    }
+
+    /** Receives an object and the status of its message. */
+    @SuppressWarnings("unchecked")
+    public <T> Received<T> recvObjectWithStatus(int source, int tag) {
+        String call = "Comm.recvObject";
+        checkCall(call);
+        checkSource(call, source);
+        checkReceiveTag(call, tag);
+        if (source == PROC_NULL) {
+            return new Received<>(null, Status.EMPTY);
+        }
+        int idle = 0;
+        IncomingMessage m;
+        while ((m = env.device.improbe(worldSource(source), tag, context)) == null) {
+            idle = idleStep(idle);
+        }
+        Envelope e = m.envelope();
+        if (e.typeCode() != Datatype.OBJECT.code()) {
+            Datatype sent = Datatype.ofCode(e.typeCode());
+            byte[] discard = new byte[Math.toIntExact(e.byteCount())];
+            env.device.mrecv(m, MemorySegment.ofArray(discard), ReceiveRequest.ANY_TYPE);
+            throw new TesseraException(ErrorClass.TYPE, where(call) + ": message from rank " + group.rankOf(e.source())
+                    + " (tag " + e.tag() + ") holds " + sent + " elements, not an object; receive it with recv(Buffer)");
+        }
+        byte[] bytes = new byte[Math.toIntExact(e.byteCount())];
+        ReceiveRequest r = env.device.mrecv(m, MemorySegment.ofArray(bytes), Datatype.OBJECT.code());
+        env.device.await(r);
+        Status status = new Status(group.rankOf(e.source()), e.tag(), 1, e.byteCount(), false);
+        return new Received<>((T) ObjectCodec.decode(bytes, where(call)), status);
+    }
+
+    /** An object received together with the status of its message. */
+    public record Received<T>(T value, Status status) {
+    }
+
+    // ------------------------------------------------------------------ completion helpers for Request
+
+    Status receiveStatus(DeviceRequest op, Buffer buffer) {
+        int source = group.rankOf(op.source());
+        int size = buffer == null ? 1 : buffer.type().byteSize();
+        return new Status(source, op.tag(), (int) (op.byteCount() / size), op.byteCount(), false);
+    }
+
+    TesseraException translateError(String call, DeviceRequest op, Buffer buffer) {
+        RuntimeException e = op.error();
+        ErrorClass cls = e instanceof TesseraException te ? te.errorClass() : ErrorClass.INTERN;
+        String from = "message from rank " + group.rankOf(op.source()) + " (tag " + op.tag() + ")";
+        String text = switch (cls) {
+            case TRUNCATE -> from + " has " + op.byteCount() + " bytes but the receive buffer holds "
+                    + (buffer == null ? "?" : buffer.byteSize() + " (" + buffer + ")") + ": message truncated";
+            case TYPE -> from + " holds " + Datatype.ofCode(op.typeCode()) + " elements but the receive buffer holds "
+                    + (buffer == null ? "?" : buffer.type()) + " elements";
+            default -> e.getMessage();
+        };
+        return new TesseraException(cls, where(call) + ": " + text, e);
+    }
+
+    // ------------------------------------------------------------------ argument checks
+
+    void checkCall(String call) {
+        if (freed) {
+            throw new TesseraException(ErrorClass.COMM, where(call) + ": communicator used after free()");
+        }
+        ThreadLevel level = env.threadLevel;
+        if ((level == ThreadLevel.FUNNELED || level == ThreadLevel.SINGLE)
+                && Thread.currentThread() != env.initThread) {
+            throw new TesseraException(ErrorClass.OTHER, where(call) + ": called from thread '"
+                    + Thread.currentThread().getName() + "' but the thread level is " + level
+                    + ": only the thread that initialised the rank may communicate (request ThreadLevel.MULTIPLE)");
+        }
+    }
+
+    void checkBuffer(String call, Buffer buffer, boolean receive) {
+        if (buffer == null) {
+            throw new TesseraException(ErrorClass.BUFFER, where(call) + ": buffer is null");
+        }
+        if (receive && buffer.isReadOnly()) {
+            throw new TesseraException(ErrorClass.BUFFER, where(call) + ": receive buffer is read-only");
+        }
+        if (buffer.type() == Datatype.OBJECT) {
+            throw new TesseraException(ErrorClass.TYPE, where(call) + ": use the object methods for OBJECT messages");
+        }
+    }
+
+    private void checkDestination(String call, int dest) {
+        if (dest != PROC_NULL && (dest < 0 || dest >= size())) {
+            throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid destination rank " + dest
+                    + " (communicator size " + size() + ")");
+        }
+    }
+
+    private void checkSource(String call, int source) {
+        if (source != PROC_NULL && source != ANY_SOURCE && (source < 0 || source >= size())) {
+            throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid source rank " + source
+                    + " (communicator size " + size() + ")");
+        }
+    }
+
+    private void checkSendTag(String call, int tag) {
+        if (tag < 0 || tag > TAG_UB) {
+            throw new TesseraException(ErrorClass.TAG, where(call) + ": invalid tag " + tag + " (valid: 0.." + TAG_UB + ")");
+        }
+    }
+
+    private void checkReceiveTag(String call, int tag) {
+        if (tag != ANY_TAG && (tag < 0 || tag > TAG_UB)) {
+            throw new TesseraException(ErrorClass.TAG, where(call) + ": invalid tag " + tag
+                    + " (valid: 0.." + TAG_UB + " or ANY_TAG)");
+        }
+    }
+
+    void checkRoot(String call, int root) {
+        if (root < 0 || root >= size()) {
+            throw new TesseraException(ErrorClass.ROOT, where(call) + ": invalid root " + root
+                    + " (communicator size " + size() + ")");
+        }
+    }
+
+    private int worldSource(int source) {
+        return source == ANY_SOURCE ? Device.ANY_SOURCE : group.worldRank(source);
+    }
+
+    // ------------------------------------------------------------------ collectives
+    // Every rank of the communicator must call each collective, in the same order.
+
+    /** Blocks until every rank of the communicator has called barrier. */
+    public void barrier() {
+        checkCall("Comm.barrier");
+        collectives().barrier();
+    }
+
+    /** Copies the root's buffer into every other rank's buffer. */
+    public void bcast(Buffer buffer, int root) {
+        checkCall("Comm.bcast");
+        collectives().bcast(buffer, root);
+    }
+
+    /** Combines every rank's {@code send} element-wise with {@code op}; every rank gets the result in {@code recv}. */
+    public void allreduce(Buffer send, Buffer recv, Op op) {
+        checkCall("Comm.allreduce");
+        requireNonNullSend("Comm.allreduce", send);
+        collectives().allreduce(send, recv, op);
+    }
+
+    /** In-place allreduce: {@code inout} holds this rank's contribution and then the result. */
+    public void allreduce(Buffer inout, Op op) {
+        checkCall("Comm.allreduce");
+        collectives().allreduce(null, inout, op);
+    }
+
+    /** Allreduce of one double. */
+    public double allreduce(double value, Op op) {
+        double[] v = {value};
+        allreduce(Buffer.of(v), op);
+        return v[0];
+    }
+
+    /** Allreduce of one long. */
+    public long allreduce(long value, Op op) {
+        long[] v = {value};
+        allreduce(Buffer.of(v), op);
+        return v[0];
+    }
+
+    /** Allreduce of one int. */
+    public int allreduce(int value, Op op) {
+        int[] v = {value};
+        allreduce(Buffer.of(v), op);
+        return v[0];
+    }
+
+    /** Gathers equal blocks from every rank into every rank's {@code recv} (block i from rank i). */
+    public void allgather(Buffer send, Buffer recv) {
+        checkCall("Comm.allgather");
+        requireNonNullSend("Comm.allgather", send);
+        collectives().allgather(send, recv);
+    }
+
+    /** Nonblocking barrier. */
+    public Request ibarrier() {
+        checkCall("Comm.ibarrier");
+        return collectives().nonblocking("Comm.ibarrier", Collectives::barrier);
+    }
+
+    /** Nonblocking broadcast; the buffer must not be touched until the request completes. */
+    public Request ibcast(Buffer buffer, int root) {
+        checkCall("Comm.ibcast");
+        return collectives().nonblocking("Comm.ibcast", c -> c.bcast(buffer, root));
+    }
+
+    /** Nonblocking allreduce; the buffers must not be touched until the request completes. */
+    public Request iallreduce(Buffer send, Buffer recv, Op op) {
+        checkCall("Comm.iallreduce");
+        requireNonNullSend("Comm.iallreduce", send);
+        return collectives().nonblocking("Comm.iallreduce", c -> c.allreduce(send, recv, op));
+    }
+
+    /** Sends {@code value} from the root to every rank; returns it on every rank. */
+    @SuppressWarnings("unchecked")
+    public <T> T bcastObject(T value, int root) {
+        String call = "Comm.bcastObject";
+        checkCall(call);
+        checkRoot(call, root);
+        int[] length = new int[1];
+        byte[] bytes = null;
+        if (rank == root) {
+            bytes = ObjectCodec.encode(value, where(call));
+            length[0] = bytes.length;
+        }
+        collectives().bcast(Buffer.of(length), root);
+        if (rank != root) {
+            bytes = new byte[length[0]];
+        }
+        collectives().bcast(Buffer.of(bytes), root);
+        return rank == root ? value : (T) ObjectCodec.decode(bytes, where(call));
+    }
+
+    private void requireNonNullSend(String call, Buffer send) {
+        if (send == null) {
+            throw new TesseraException(ErrorClass.BUFFER, where(call) + ": send buffer is null (use the in-place form)");
+        }
+    }
+
+    // ------------------------------------------------------------------ new communicators
+
+    /** A communicator with the same group and a new context (collective). */
+    public Comm dup() {
+        checkCall("Comm.dup");
+        return CommCreation.dup(this);
+    }
+
+    /**
+     * Splits the communicator: ranks passing the same {@code color} form a new communicator,
+     * ordered by {@code key} then by rank here. Ranks passing {@link #UNDEFINED} get null (collective).
+     */
+    public Comm split(int color, int key) {
+        checkCall("Comm.split");
+        return CommCreation.split(this, color, key);
+    }
+
+    /** A communicator of the members of {@code subgroup} (a subset of this group); null on non-members (collective). */
+    public Comm create(Group subgroup) {
+        checkCall("Comm.create");
+        return CommCreation.create(this, subgroup);
+    }
+
+    /**
+     * A Cartesian communicator of prod(dims) ranks (collective); ranks beyond get null.
+     * Ranks are laid out row-major (last dimension fastest); {@code reorder} is accepted
+     * and ignored (ranks keep their order).
+     */
+    public CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
+        checkCall("Comm.createCart");
+        return CommCreation.cart(this, dims, periods);
+    }
+
+    // ------------------------------------------------------------------ collective plumbing
+
+    /** The collective engine of this communicator (created on first use). */
+    synchronized Collectives collectives() {
+        if (collectives == null) {
+            collectives = new Collectives(this);
+        }
+        return collectives;
+    }
+
+    /** The next collective tag: every rank calls collectives in the same order, so tags agree. */
+    int nextCollectiveTag() {
+        return collectiveSequence.getAndIncrement() & TAG_UB;
+    }
+
+    /** Context of this communicator's collective traffic. */
+    int collectiveContext() {
+        return context + 1;
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    /** Marks the communicator freed: any later call on it fails with a COMM error. */
+    public void free() {
+        if (this.context < 4) {
+            throw new TesseraException(ErrorClass.COMM, where("Comm.free") + ": the world and self communicators cannot be freed");
+        }
+        freed = true;
+    }
+
+    /**
+     * Releases the rank's communication resources (threads of nonblocking collectives);
+     * called on the world communicator by the runtime when the rank closes.
+     */
+    public void releaseRank() {
+        if (context != 0) {
+            throw new TesseraException(ErrorClass.COMM, where("Comm.releaseRank") + ": only the world communicator can release the rank");
+        }
+        env.close();
+    }
+
+    public boolean isFreed() {
+        return freed;
+    }
+
+    @Override
+    public String toString() {
+        return "Comm[rank " + rank + " of " + size() + ", context " + context + ", " + env.device.name() + "]";
+    }
+}

@@ -1,0 +1,160 @@
+package dev.tessera.comm;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.IntBinaryOperator;
+import java.util.function.LongBinaryOperator;
+
+/**
+ * A reduction operation: {@code inout[i] = in[i] op inout[i]}, where {@code in} holds the
+ * contribution of the lower-ranked processes. Built-ins are MPI's; user operations are
+ * either element-wise lambdas ({@link #of(DoubleBinaryOperator, boolean)} and friends) or
+ * whole-vector functions ({@link #create}). Non-commutative operations are applied in
+ * rank order by every reduction algorithm.
+ *
+ * <p>MINLOC and MAXLOC work, as in mpiJava, on pairs of one type: a buffer of 2n elements
+ * holds n (value, index) pairs; ties keep the smaller index.
+ */
+public final class Op {
+
+    /** A whole-vector user function: combine {@code count} elements of {@code in} into {@code inout}. */
+    @FunctionalInterface
+    public interface UserFunction {
+        void apply(MemorySegment in, MemorySegment inout, int count, Datatype type);
+    }
+
+    private enum Kind { SUM, PROD, MIN, MAX, LAND, LOR, LXOR, BAND, BOR, BXOR, MINLOC, MAXLOC, USER }
+
+    public static final Op SUM = new Op(Kind.SUM);
+    public static final Op PROD = new Op(Kind.PROD);
+    public static final Op MIN = new Op(Kind.MIN);
+    public static final Op MAX = new Op(Kind.MAX);
+    public static final Op LAND = new Op(Kind.LAND);
+    public static final Op LOR = new Op(Kind.LOR);
+    public static final Op LXOR = new Op(Kind.LXOR);
+    public static final Op BAND = new Op(Kind.BAND);
+    public static final Op BOR = new Op(Kind.BOR);
+    public static final Op BXOR = new Op(Kind.BXOR);
+    public static final Op MINLOC = new Op(Kind.MINLOC);
+    public static final Op MAXLOC = new Op(Kind.MAXLOC);
+
+    private final Kind kind;
+    private final UserFunction user;
+    private final boolean commutative;
+    private final String name;
+
+    private Op(Kind kind) {
+        this.kind = kind;
+        this.user = null;
+        this.commutative = true;
+        this.name = kind.name();
+    }
+
+    private Op(UserFunction user, boolean commutative, String name) {
+        this.kind = Kind.USER;
+        this.user = user;
+        this.commutative = commutative;
+        this.name = name;
+    }
+
+    /** A user operation over whole vectors. */
+    public static Op create(UserFunction function, boolean commutative) {
+        Objects.requireNonNull(function, "user function");
+        return new Op(function, commutative, "user");
+    }
+
+    /** An element-wise user operation on doubles: {@code f(in, inout)}. */
+    public static Op of(DoubleBinaryOperator f, boolean commutative) {
+        Objects.requireNonNull(f, "operator");
+        return new Op((in, io, n, t) -> {
+            requireType(t, Datatype.DOUBLE);
+            for (int i = 0; i < n; i++) {
+                io.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, f.applyAsDouble(
+                        in.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i), io.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i)));
+            }
+        }, commutative, "user(double)");
+    }
+
+    /** An element-wise user operation on longs. */
+    public static Op of(LongBinaryOperator f, boolean commutative) {
+        Objects.requireNonNull(f, "operator");
+        return new Op((in, io, n, t) -> {
+            requireType(t, Datatype.LONG);
+            for (int i = 0; i < n; i++) {
+                io.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, f.applyAsLong(
+                        in.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i), io.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i)));
+            }
+        }, commutative, "user(long)");
+    }
+
+    /** An element-wise user operation on ints. */
+    public static Op of(IntBinaryOperator f, boolean commutative) {
+        Objects.requireNonNull(f, "operator");
+        return new Op((in, io, n, t) -> {
+            requireType(t, Datatype.INT);
+            for (int i = 0; i < n; i++) {
+                io.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, f.applyAsInt(
+                        in.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i), io.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i)));
+            }
+        }, commutative, "user(int)");
+    }
+
+    private static void requireType(Datatype actual, Datatype expected) {
+        if (actual != expected) {
+            throw new TesseraException(ErrorClass.OP, "user operation on " + expected + " applied to " + actual + " elements");
+        }
+    }
+
+    public boolean isCommutative() {
+        return commutative;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** Checks that this operation is defined for {@code type}; throws a clear error if not. */
+    void validate(Datatype type, int count, String where) {
+        boolean ok = switch (kind) {
+            case USER -> type != Datatype.OBJECT;
+            case SUM, PROD, MIN, MAX -> type != Datatype.BOOLEAN && type != Datatype.OBJECT;
+            case LAND, LOR, LXOR -> type != Datatype.OBJECT && type != Datatype.FLOAT && type != Datatype.DOUBLE;
+            case BAND, BOR, BXOR -> type == Datatype.BYTE || type == Datatype.SHORT || type == Datatype.CHAR
+                    || type == Datatype.INT || type == Datatype.LONG || type == Datatype.BOOLEAN;
+            case MINLOC, MAXLOC -> type != Datatype.BOOLEAN && type != Datatype.OBJECT && type != Datatype.CHAR;
+        };
+        if (!ok) {
+            throw new TesseraException(ErrorClass.OP, where + ": operation " + name + " is not defined for " + type + " elements");
+        }
+        if ((kind == Kind.MINLOC || kind == Kind.MAXLOC) && count % 2 != 0) {
+            throw new TesseraException(ErrorClass.COUNT, where + ": " + name + " needs (value, index) pairs; count " + count + " is odd");
+        }
+    }
+
+    /** {@code inout[i] = in[i] op inout[i]} for {@code count} elements of {@code type}. */
+    void apply(MemorySegment in, MemorySegment inout, int count, Datatype type) {
+        if (kind == Kind.USER) {
+            user.apply(in, inout, count, type);
+            return;
+        }
+        switch (type) {
+            case DOUBLE -> ReduceKernels.doubles(kind.ordinal(), in, inout, count);
+            case FLOAT -> ReduceKernels.floats(kind.ordinal(), in, inout, count);
+            case LONG -> ReduceKernels.longs(kind.ordinal(), in, inout, count);
+            case INT -> ReduceKernels.ints(kind.ordinal(), in, inout, count);
+            case SHORT -> ReduceKernels.shorts(kind.ordinal(), in, inout, count);
+            case CHAR -> ReduceKernels.chars(kind.ordinal(), in, inout, count);
+            case BYTE, BOOLEAN -> ReduceKernels.bytes(kind.ordinal(), in, inout, count);
+            case OBJECT -> throw new TesseraException(ErrorClass.OP, "reductions on OBJECT buffers are not defined");
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package dev.tessera.comm;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.device.DeviceRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * A nonblocking operation: a send, a receive or a nonblocking collective. Complete it
+ * with {@link #await()} or poll it with {@link #test()}; {@link #toFuture()} turns it into
+ * a {@link CompletableFuture} for overlapping communication with computation.
+ *
+ * <p>Errors found at completion (truncation, element type mismatch, a failed peer) are
+ * thrown by the call that observes completion, once.
+ */
+public class Request {
+
+    private final Comm comm;
+    private final String call;
+    private final DeviceRequest op;
+    private final Buffer receiveBuffer;
+    private Status status;
+    private TesseraException error;
+    private boolean finished;
+
+    Request(Comm comm, String call, DeviceRequest op, Buffer receiveBuffer) {
+        this.comm = comm;
+        this.call = call;
+        this.op = op;
+        this.receiveBuffer = receiveBuffer;
+    }
+
+    /** A request that is already complete (operations on PROC_NULL). */
+    static Request completed(Comm comm, String call) {
+        DeviceRequest done = new DeviceRequest(DeviceRequest.Kind.SEND);
+        done.completeSend();
+        Request r = new Request(comm, call, done, null);
+        r.finish();
+        return r;
+    }
+
+    /** Blocks until the operation completes; returns its status. */
+    public Status await() {
+        if (!op.isComplete()) {
+            comm.device().await(op);
+        }
+        return finish();
+    }
+
+    /** True if the operation has completed (errors are thrown here). */
+    public boolean test() {
+        if (!op.isComplete()) {
+            comm.device().progress();
+            if (!op.isComplete()) {
+                return false;
+            }
+        }
+        finish();
+        return true;
+    }
+
+    /** True once complete, without driving progress or throwing. */
+    public boolean isComplete() {
+        return op.isComplete();
+    }
+
+    /** The status of a completed operation. */
+    public Status status() {
+        if (!op.isComplete()) {
+            throw new TesseraException(ErrorClass.REQUEST, comm.where(call) + ": status of a request that has not completed");
+        }
+        return finish();
+    }
+
+    /**
+     * Tries to cancel the operation: a receive that has not matched, or a send whose
+     * message has not been received. Returns true if it was cancelled; the status then says so.
+     */
+    public boolean cancel() {
+        return !op.isComplete() && comm.device().cancel(op);
+    }
+
+    /** A future completed (on a pool thread, not the completing rank's) when this request completes. */
+    public CompletableFuture<Status> toFuture() {
+        CompletableFuture<Status> future = new CompletableFuture<>();
+        op.whenComplete(() -> ForkJoinPool.commonPool().execute(() -> {
+            try {
+                future.complete(finish());
+            } catch (RuntimeException e) {
+                future.completeExceptionally(e);
+            }
+        }));
+        return future;
+    }
+
+    private synchronized Status finish() {
+        if (!finished) {
+            finished = true;
+            if (op.isCancelled()) {
+                status = new Status(Comm.PROC_NULL, Comm.ANY_TAG, 0, 0, true);
+            } else if (op.kind() == DeviceRequest.Kind.RECEIVE) {
+                status = comm.receiveStatus(op, receiveBuffer);
+                if (receiveBuffer != null && op.error() == null) {
+                    receiveBuffer.received(op.byteCount());
+                }
+            } else {
+                status = Status.EMPTY;
+            }
+            if (op.error() != null) {
+                error = comm.translateError(call, op, receiveBuffer);
+            }
+        }
+        if (error != null) {
+            throw error;
+        }
+        return status;
+    }
+
+    // ---------------------------------------------------------------- arrays of requests
+
+    /** Waits for every request; returns their statuses in order. */
+    public static Status[] waitAll(Request... requests) {
+        Objects.requireNonNull(requests, "requests");
+        Status[] out = new Status[requests.length];
+        TesseraException first = null;
+        for (int i = 0; i < requests.length; i++) {
+            try {
+                out[i] = requests[i].await();
+            } catch (TesseraException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return out;
+    }
+
+    /** Waits for every request in a list. */
+    public static Status[] waitAll(List<Request> requests) {
+        return waitAll(requests.toArray(new Request[0]));
+    }
+
+    /** Waits until one request completes; returns its index (-1 if all are null). */
+    public static int waitAny(Request... requests) {
+        Objects.requireNonNull(requests, "requests");
+        if (requests.length == 0) {
+            return -1;
+        }
+        int idle = 0;
+        while (true) {
+            boolean any = false;
+            for (int i = 0; i < requests.length; i++) {
+                Request r = requests[i];
+                if (r != null) {
+                    any = true;
+                    if (r.test()) {
+                        return i;
+                    }
+                }
+            }
+            if (!any) {
+                return -1;
+            }
+            requests[0].comm.device().checkHealthy();
+            dev.tessera.device.IdleStrategy.backoff().idle(idle++);
+        }
+    }
+
+    /** True if every request has completed. */
+    public static boolean testAll(Request... requests) {
+        boolean all = true;
+        for (Request r : requests) {
+            all &= r.test();
+        }
+        return all;
+    }
+
+    /** Indices of the requests that have completed (possibly none). */
+    public static int[] testSome(Request... requests) {
+        List<Integer> done = new ArrayList<>();
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i].test()) {
+                done.add(i);
+            }
+        }
+        return done.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Waits until at least one request completes; returns the indices of all completed ones. */
+    public static int[] waitSome(Request... requests) {
+        waitAny(requests);
+        return testSome(requests);
+    }
+}

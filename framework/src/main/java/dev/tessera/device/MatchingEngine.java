@@ -1,0 +1,190 @@
+package dev.tessera.device;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * MPI message matching for one receiving rank: per context, a queue of posted receives
+ * and a queue of unexpected messages.
+ *
+ * <p>Invariants (MPI non-overtaking): both queues are FIFO. An arriving message matches
+ * the <em>oldest</em> posted receive whose (source, tag) pattern it fits, else it joins
+ * the tail of the unexpected queue. A new receive matches the <em>oldest</em> unexpected
+ * message that fits its pattern, else it joins the tail of the posted queue. A message
+ * is never in the unexpected queue while a fitting receive is posted, and vice versa.
+ * Devices feed arrivals in the order each sender sent them (per sender, per context), so
+ * two messages from one sender that both fit a receive are received in send order.
+ *
+ * <p>All queue operations run under this object's monitor; payload copies happen outside
+ * it, after the match has been decided. Contexts are keyed by int with a one-entry cache,
+ * because consecutive operations nearly always hit the same communicator.
+ */
+public final class MatchingEngine {
+
+    private final Map<Integer, Queues> contexts = new HashMap<>();
+    private int cachedContext = Integer.MIN_VALUE;
+    private Queues cachedQueues;
+
+    private static final class Queues {
+        ReceiveRequest postedHead;
+        ReceiveRequest postedTail;
+        IncomingMessage unexpectedHead;
+        IncomingMessage unexpectedTail;
+    }
+
+    private Queues queues(int context) {
+        if (context == cachedContext) {
+            return cachedQueues;
+        }
+        Queues q = contexts.computeIfAbsent(context, c -> new Queues());
+        cachedContext = context;
+        cachedQueues = q;
+        return q;
+    }
+
+    /**
+     * A message arrives. Returns the matched posted receive, removed from its queue (the
+     * caller delivers into it), or null after enqueueing {@code unmatched.get()} as an
+     * unexpected message.
+     */
+    public synchronized ReceiveRequest arrive(Envelope env, Supplier<? extends IncomingMessage> unmatched) {
+        Queues q = queues(env.context());
+        for (ReceiveRequest r = q.postedHead; r != null; r = r.next) {
+            if (r.matches(env.source(), env.tag())) {
+                unlinkPosted(q, r);
+                return r;
+            }
+        }
+        IncomingMessage m = unmatched.get();
+        appendUnexpected(q, m);
+        return null;
+    }
+
+    /** A message arrives that is already fully buffered: match it or queue it. */
+    public ReceiveRequest arrive(IncomingMessage m) {
+        return arrive(m.envelope(), () -> m);
+    }
+
+    /**
+     * A receive is posted. Returns the oldest matching unexpected message, removed from its
+     * queue (the caller delivers it), or null after enqueueing the receive.
+     */
+    public synchronized IncomingMessage post(ReceiveRequest r) {
+        Queues q = queues(r.context);
+        IncomingMessage m = findUnexpected(q, r.source, r.tag);
+        if (m != null) {
+            unlinkUnexpected(q, m);
+            return m;
+        }
+        r.prev = q.postedTail;
+        r.next = null;
+        if (q.postedTail == null) {
+            q.postedHead = r;
+        } else {
+            q.postedTail.next = r;
+        }
+        q.postedTail = r;
+        r.queued = true;
+        return null;
+    }
+
+    /** The envelope of the oldest unexpected message matching the pattern, or null (probe). */
+    public synchronized Envelope peek(int source, int tag, int context) {
+        IncomingMessage m = findUnexpected(queues(context), source, tag);
+        return m == null ? null : m.envelope();
+    }
+
+    /** Removes and returns the oldest matching unexpected message, or null (matched probe). */
+    public synchronized IncomingMessage take(int source, int tag, int context) {
+        Queues q = queues(context);
+        IncomingMessage m = findUnexpected(q, source, tag);
+        if (m != null) {
+            unlinkUnexpected(q, m);
+        }
+        return m;
+    }
+
+    /** Removes a posted receive that has not matched yet; false if it already matched. */
+    public synchronized boolean cancel(ReceiveRequest r) {
+        if (!r.queued) {
+            return false;
+        }
+        unlinkPosted(queues(r.context), r);
+        return true;
+    }
+
+    /** Removes an unexpected message that has not been received yet; false if it has. */
+    public synchronized boolean withdraw(IncomingMessage m) {
+        Queues q = queues(m.envelope().context());
+        for (IncomingMessage x = q.unexpectedHead; x != null; x = x.next) {
+            if (x == m) {
+                unlinkUnexpected(q, m);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Number of unexpected messages queued in a context (diagnostics and tests). */
+    public synchronized int unexpectedCount(int context) {
+        int n = 0;
+        for (IncomingMessage m = queues(context).unexpectedHead; m != null; m = m.next) {
+            n++;
+        }
+        return n;
+    }
+
+    private static IncomingMessage findUnexpected(Queues q, int source, int tag) {
+        for (IncomingMessage m = q.unexpectedHead; m != null; m = m.next) {
+            Envelope e = m.envelope();
+            if ((source == Device.ANY_SOURCE || source == e.source())
+                    && (tag == Device.ANY_TAG || tag == e.tag())) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private static void appendUnexpected(Queues q, IncomingMessage m) {
+        m.prev = q.unexpectedTail;
+        m.next = null;
+        if (q.unexpectedTail == null) {
+            q.unexpectedHead = m;
+        } else {
+            q.unexpectedTail.next = m;
+        }
+        q.unexpectedTail = m;
+    }
+
+    private static void unlinkUnexpected(Queues q, IncomingMessage m) {
+        if (m.prev == null) {
+            q.unexpectedHead = m.next;
+        } else {
+            m.prev.next = m.next;
+        }
+        if (m.next == null) {
+            q.unexpectedTail = m.prev;
+        } else {
+            m.next.prev = m.prev;
+        }
+        m.prev = null;
+        m.next = null;
+    }
+
+    private static void unlinkPosted(Queues q, ReceiveRequest r) {
+        if (r.prev == null) {
+            q.postedHead = r.next;
+        } else {
+            r.prev.next = r.next;
+        }
+        if (r.next == null) {
+            q.postedTail = r.prev;
+        } else {
+            r.next.prev = r.prev;
+        }
+        r.prev = null;
+        r.next = null;
+        r.queued = false;
+    }
+}

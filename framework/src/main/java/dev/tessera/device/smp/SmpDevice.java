@@ -1,0 +1,174 @@
+package dev.tessera.device.smp;
+
+import dev.tessera.device.AbstractDevice;
+import dev.tessera.device.DeviceRequest;
+import dev.tessera.device.Envelope;
+import dev.tessera.device.IdleStrategy;
+import dev.tessera.device.IncomingMessage;
+import dev.tessera.device.MatchingEngine;
+import dev.tessera.device.ReceiveRequest;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Ranks as threads of one JVM (FastMPJ's smpdev). The sender does the matching: it locks
+ * the receiver's engine, and if a receive is posted it copies straight from its buffer
+ * into the receiver's (one copy, no intermediate buffer). Otherwise a small standard send
+ * is copied into a bounce buffer and completes at once (eager), while a large or
+ * synchronous send leaves a reference to the sender's own buffer in the receiver's
+ * unexpected queue and completes when the receiver copies from it (rendezvous: still one
+ * copy). Completion wakes the waiting thread directly, so there is no progress thread.
+ */
+public final class SmpDevice extends AbstractDevice {
+
+    private final SmpFabric fabric;
+    private final int rank;
+    private final MatchingEngine inbox;
+
+    SmpDevice(SmpFabric fabric, int rank) {
+        super(fabric.failure(), IdleStrategy.backoff());
+        this.fabric = fabric;
+        this.rank = rank;
+        this.inbox = fabric.engine(rank);
+    }
+
+    @Override
+    public String name() {
+        return "smp";
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return fabric.size();
+    }
+
+    @Override
+    public long eagerLimit() {
+        return fabric.eagerLimit();
+    }
+
+    @Override
+    public DeviceRequest isend(MemorySegment buffer, int dest, int tag, int context, int typeCode,
+                               boolean synchronous) {
+        failure.check();
+        Envelope env = new Envelope(rank, tag, context, buffer.byteSize(), typeCode);
+        SendRequest send = new SendRequest(dest);
+        boolean eager = !synchronous && buffer.byteSize() <= fabric.eagerLimit();
+        ReceiveRequest matched = fabric.engine(dest).arrive(env, () -> eager
+                ? new EagerMessage(env, buffer)
+                : (send.pending = new RendezvousMessage(env, buffer, send)));
+        if (matched != null) {
+            matched.accept(env, (dst, n) -> MemorySegment.copy(buffer, 0, dst, 0, n));
+            send.completeSend();
+        } else if (eager) {
+            send.completeSend();
+        }
+        return send;
+    }
+
+    @Override
+    public ReceiveRequest irecv(MemorySegment buffer, int source, int tag, int context, int typeCode) {
+        failure.check();
+        ReceiveRequest r = new ReceiveRequest(buffer, source, tag, context, typeCode);
+        IncomingMessage m = inbox.post(r);
+        if (m != null) {
+            m.deliver(r);
+        }
+        return r;
+    }
+
+    @Override
+    public Envelope iprobe(int source, int tag, int context) {
+        failure.check();
+        return inbox.peek(source, tag, context);
+    }
+
+    @Override
+    public IncomingMessage improbe(int source, int tag, int context) {
+        failure.check();
+        return inbox.take(source, tag, context);
+    }
+
+    @Override
+    public boolean cancel(DeviceRequest request) {
+        if (request instanceof ReceiveRequest r) {
+            if (inbox.cancel(r)) {
+                r.completeCancelled();
+                return true;
+            }
+            return false;
+        }
+        if (request instanceof SendRequest s && s.pending != null
+                && fabric.engine(s.dest).withdraw(s.pending)) {
+            s.completeCancelled();
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean progress() {
+        return false;
+    }
+
+    @Override
+    public void close() {
+        // Nothing to release: the fabric belongs to the launcher.
+    }
+
+    /** A send, remembering its unmatched rendezvous message so that it can be cancelled. */
+    private static final class SendRequest extends DeviceRequest {
+        final int dest;
+        RendezvousMessage pending;
+
+        SendRequest(int dest) {
+            super(Kind.SEND);
+            this.dest = dest;
+        }
+    }
+
+    /** A small message copied into its own buffer so the sender could complete at once. */
+    private static final class EagerMessage extends IncomingMessage {
+        private final MemorySegment copy;
+
+        EagerMessage(Envelope env, MemorySegment source) {
+            super(env);
+            long n = source.byteSize();
+            this.copy = n == 0 ? MemorySegment.NULL : MemorySegment.ofArray(new byte[(int) n]);
+            if (n > 0) {
+                MemorySegment.copy(source, 0, copy, 0, n);
+            }
+        }
+
+        @Override
+        public void copyTo(MemorySegment destination, long byteCount) {
+            MemorySegment.copy(copy, 0, destination, 0, byteCount);
+        }
+    }
+
+    /** A large or synchronous message still in the sender's buffer; the receiver copies it. */
+    private static final class RendezvousMessage extends IncomingMessage {
+        private final MemorySegment senderBuffer;
+        private final SendRequest send;
+
+        RendezvousMessage(Envelope env, MemorySegment senderBuffer, SendRequest send) {
+            super(env);
+            this.senderBuffer = senderBuffer;
+            this.send = send;
+        }
+
+        @Override
+        public void copyTo(MemorySegment destination, long byteCount) {
+            MemorySegment.copy(senderBuffer, 0, destination, 0, byteCount);
+        }
+
+        @Override
+        protected void delivered() {
+            send.completeSend();
+        }
+    }
+}

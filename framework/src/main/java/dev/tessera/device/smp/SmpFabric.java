@@ -1,0 +1,61 @@
+package dev.tessera.device.smp;
+
+import dev.tessera.device.JobFailure;
+import dev.tessera.device.MatchingEngine;
+
+/**
+ * The shared state of an smp job: one matching engine (mailbox) per rank, the eager
+ * limit, and the job's failure state. Every rank's {@link SmpDevice} points at the same
+ * fabric; a sender matches directly against the receiver's engine.
+ */
+public final class SmpFabric {
+
+    /** Default eager limit: messages up to this size are buffered by standard sends. */
+    public static final long DEFAULT_EAGER_LIMIT = 16 * 1024;
+
+    private final MatchingEngine[] engines;
+    private final long eagerLimit;
+    private final JobFailure failure = new JobFailure();
+
+    public SmpFabric(int size, long eagerLimit) {
+        if (size < 1) {
+            throw new IllegalArgumentException("smp job size must be at least 1, got " + size);
+        }
+        if (eagerLimit < 0) {
+            throw new IllegalArgumentException("eager limit must be >= 0, got " + eagerLimit);
+        }
+        this.engines = new MatchingEngine[size];
+        for (int i = 0; i < size; i++) {
+            engines[i] = new MatchingEngine();
+        }
+        this.eagerLimit = eagerLimit;
+    }
+
+    public SmpFabric(int size) {
+        this(size, Long.getLong("tessera.eagerLimit", DEFAULT_EAGER_LIMIT));
+    }
+
+    public int size() {
+        return engines.length;
+    }
+
+    public long eagerLimit() {
+        return eagerLimit;
+    }
+
+    MatchingEngine engine(int rank) {
+        return engines[rank];
+    }
+
+    public JobFailure failure() {
+        return failure;
+    }
+
+    /** The device for one rank of this fabric. */
+    public SmpDevice device(int rank) {
+        if (rank < 0 || rank >= engines.length) {
+            throw new IllegalArgumentException("rank " + rank + " outside smp job of size " + engines.length);
+        }
+        return new SmpDevice(this, rank);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.tessera.device.smp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+/**
+ * Runs the ranks of an smp job as threads of this JVM and collects their outcome. The
+ * first rank that throws aborts the fabric, so every rank blocked in a call wakes with an
+ * error naming the failed rank; the job then reports the original failure.
+ */
+public final class SmpJob {
+
+    /** Outcome of one rank. */
+    public record RankOutcome(int rank, Throwable failure) {
+        public boolean failed() {
+            return failure != null;
+        }
+    }
+
+    private final SmpFabric fabric;
+    private final List<Thread> threads = new ArrayList<>();
+    private final RankOutcome[] outcomes;
+
+    public SmpJob(SmpFabric fabric) {
+        this.fabric = fabric;
+        this.outcomes = new RankOutcome[fabric.size()];
+    }
+
+    public SmpFabric fabric() {
+        return fabric;
+    }
+
+    /**
+     * Starts one thread per rank; {@code rankMain.apply(rank)} gives the body of each. The
+     * body runs with its rank's device bound through {@link dev.tessera.runtime.RankBootstrap}.
+     */
+    public void start(IntFunction<Runnable> rankMain, IntFunction<ClassLoader> contextLoader, long stackBytes) {
+        for (int r = 0; r < fabric.size(); r++) {
+            int rank = r;
+            Runnable body = rankMain.apply(rank);
+            Thread t = new Thread(null, () -> runRank(rank, body), "rank-" + rank, stackBytes);
+            if (contextLoader != null) {
+                t.setContextClassLoader(contextLoader.apply(rank));
+            }
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+    }
+
+    private void runRank(int rank, Runnable body) {
+        new dev.tessera.runtime.RankBootstrap(fabric.device(rank), rank, fabric.size(), 0, "smp").bindToCurrentThread();
+        Throwable failure = null;
+        try {
+            body.run();
+        } catch (Throwable t) {
+            failure = t;
+            fabric.failure().report(rank, t);
+        }
+        outcomes[rank] = new RankOutcome(rank, failure);
+    }
+
+    /** Waits up to {@code timeout} for every rank; returns false on timeout (the job is then aborted). */
+    public boolean join(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        for (Thread t : threads) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !t.join(java.time.Duration.ofNanos(left))) {
+                fabric.failure().report(-1, new java.util.concurrent.TimeoutException(
+                        "smp job did not finish within " + unit.toSeconds(timeout) + " s"));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Outcomes by rank (null for a rank that has not finished). */
+    public RankOutcome[] outcomes() {
+        return outcomes.clone();
+    }
+
+    /**
+     * The failure to report for the job: the first rank failure that is not merely a
+     * consequence of another rank's failure, else null.
+     */
+    public RankOutcome rootFailure() {
+        RankOutcome consequence = null;
+        for (RankOutcome o : outcomes) {
+            if (o != null && o.failed()) {
+                boolean secondary = o.failure() instanceof dev.tessera.TesseraException te
+                        && te.errorClass() == dev.tessera.ErrorClass.PROC_FAILED;
+                if (!secondary) {
+                    return o;
+                }
+                if (consequence == null) {
+                    consequence = o;
+                }
+            }
+        }
+        return consequence;
+    }
+}

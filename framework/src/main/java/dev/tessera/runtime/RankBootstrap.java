@@ -1,0 +1,28 @@
+package dev.tessera.runtime;
+
+import dev.tessera.device.Device;
+
+/**
+ * What a launcher hands a rank before its code runs: the device (already connected to
+ * the job), and the rank's place on the node. Carried in an inheritable thread-local for
+ * ranks that are threads (smp); processes started by a launcher build it from the
+ * environment instead.
+ */
+public record RankBootstrap(Device device, int localRank, int localSize, int nodeId, String jobId) {
+
+    private static final InheritableThreadLocal<RankBootstrap> CURRENT = new InheritableThreadLocal<>();
+
+    /** The bootstrap of the rank running on this thread, or null outside a launched rank thread. */
+    public static RankBootstrap current() {
+        return CURRENT.get();
+    }
+
+    /** Binds this bootstrap to the current thread (and threads it creates). */
+    public void bindToCurrentThread() {
+        CURRENT.set(this);
+    }
+
+    public static void unbind() {
+        CURRENT.remove();
+    }
+}

@@ -1,0 +1,105 @@
+package dev.tessera.runtime;
+
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.ThreadLevel;
+import dev.tessera.device.Device;
+import java.util.List;
+
+/**
+ * One rank of a Tessera job: its place in the job, the world communicator, its options,
+ * and (through {@link #close}) the end of its participation. Obtained from
+ * {@link Tessera#init}; close it when the rank is done, best with try-with-resources.
+ */
+public final class Runtime implements AutoCloseable {
+
+    private final Device device;
+    private final Comm world;
+    private final RankBootstrap bootstrap;
+    private final Options options;
+    private final boolean ownsDevice;
+    private volatile boolean closed;
+
+    Runtime(Device device, Comm world, RankBootstrap bootstrap, Options options, boolean ownsDevice) {
+        this.device = device;
+        this.world = world;
+        this.bootstrap = bootstrap;
+        this.options = options;
+        this.ownsDevice = ownsDevice;
+    }
+
+    /** This rank in the job. */
+    public int rank() {
+        return world.rank();
+    }
+
+    /** Number of ranks in the job. */
+    public int size() {
+        return world.size();
+    }
+
+    /** This rank's index among the ranks of its node. */
+    public int localRank() {
+        return bootstrap.localRank();
+    }
+
+    /** Number of ranks on this rank's node. */
+    public int localSize() {
+        return bootstrap.localSize();
+    }
+
+    /** Index of this rank's node in the job. */
+    public int nodeId() {
+        return bootstrap.nodeId();
+    }
+
+    /** The communicator of all ranks. */
+    public Comm world() {
+        return world;
+    }
+
+    /** The thread level granted. */
+    public ThreadLevel threadLevel() {
+        return world.threadLevel();
+    }
+
+    /** Name of the device this rank communicates through. */
+    public String deviceName() {
+        return device.name();
+    }
+
+    /** Threads this rank should use for its own work (--threads, TESSERA_THREADS, else cores / ranks per node). */
+    public int threads() {
+        return options.threads(bootstrap.localSize());
+    }
+
+    /** The program arguments left after Tessera's own options were removed. */
+    public List<String> args() {
+        return options.remaining();
+    }
+
+    /** Wall-clock seconds since an arbitrary origin, for timing (MPI_Wtime). */
+    public static double wtime() {
+        return System.nanoTime() * 1e-9;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Ends this rank's participation: waits for the other ranks (barrier) and releases resources. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            world.barrier();
+        } finally {
+            world.releaseRank();
+            if (ownsDevice) {
+                device.close();
+            }
+        }
+    }
+}

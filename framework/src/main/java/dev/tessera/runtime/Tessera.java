@@ -1,0 +1,57 @@
+package dev.tessera.runtime;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.comm.CollectiveTuning;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.ThreadLevel;
+import dev.tessera.device.Device;
+import dev.tessera.device.smp.SmpFabric;
+
+/**
+ * Entry point of a Tessera program.
+ *
+ * <pre>{@code
+ * try (Runtime rt = Tessera.init(args)) {
+ *     Comm world = rt.world();
+ *     double sum = world.allreduce(local, Op.SUM);
+ * }
+ * }</pre>
+ *
+ * <p>Under {@code bin/tessera run} the launcher has already connected the rank to its job;
+ * a program started on its own runs as a job of one rank (like an MPI singleton).
+ */
+public final class Tessera {
+
+    /** The version of this build. */
+    public static final String VERSION = Version.VERSION;
+
+    private Tessera() {
+    }
+
+    /** Initialises this rank with the default thread level (FUNNELED, or the --thread-level option). */
+    public static Runtime init(String[] args) {
+        return init(args, null);
+    }
+
+    /** Initialises this rank with a thread level. */
+    public static Runtime init(String[] args, ThreadLevel requested) {
+        Options options = Options.parse(args, System.getenv());
+        ThreadLevel level = requested != null ? requested
+                : options.threadLevel() != null ? options.threadLevel() : ThreadLevel.FUNNELED;
+        RankBootstrap bootstrap = RankBootstrap.current();
+        boolean ownsDevice = false;
+        if (bootstrap == null) {
+            String device = System.getenv("TESSERA_DEVICE");
+            if (device != null && !device.isBlank() && !device.equals("smp")) {
+                throw new TesseraException(ErrorClass.OTHER, "Tessera.init: TESSERA_DEVICE=" + device
+                        + " is not available in this build; only the in-JVM 'smp' device is (multi-process devices are not built yet)");
+            }
+            bootstrap = new RankBootstrap(new SmpFabric(1).device(0), 0, 1, 0, "singleton");
+            ownsDevice = true;
+        }
+        Device device = bootstrap.device();
+        Comm world = Comm.createWorld(device, level, CollectiveTuning.fromEnvironment());
+        return new Runtime(device, world, bootstrap, options, ownsDevice);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.tessera.conformance;
+
+/**
+ * Runs a {@link RankCase} on every rank of a fresh job of some device, and fails (with
+ * the first rank's failure) if any rank fails or the job does not end within its
+ * timeout. The conformance suite is parameterized by runner, so each device plugs in.
+ */
+public interface JobRunner {
+
+    /** Device name, shown in test names. */
+    String device();
+
+    void run(int ranks, RankCase body);
+}

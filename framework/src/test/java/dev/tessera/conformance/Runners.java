@@ -1,0 +1,14 @@
+package dev.tessera.conformance;
+
+import java.util.List;
+
+/** The job runners every conformance test runs on; multi-process devices add theirs here. */
+public final class Runners {
+
+    private Runners() {
+    }
+
+    public static List<JobRunner> all() {
+        return List.of(new SmpJobRunner());
+    }
+}
