@@ -86,7 +86,11 @@ public final class Runtime implements AutoCloseable {
         return closed;
     }
 
-    /** Ends this rank's participation: waits for the other ranks (barrier) and releases resources. */
+    /**
+     * Ends this rank's participation and releases its resources. Not a barrier: a rank
+     * that leaves by an exception must not wait for ranks that may be blocked waiting for
+     * it (its failure has to reach them instead); devices flush what was sent before closing.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -94,9 +98,8 @@ public final class Runtime implements AutoCloseable {
         }
         closed = true;
         try {
-            world.barrier();
-        } finally {
             world.releaseRank();
+        } finally {
             if (ownsDevice) {
                 device.close();
             }

@@ -1,0 +1,112 @@
+package dev.tessera.launch;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tessera run}: starts the ranks of a job and waits for them. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs MAIN once per rank and waits for all ranks.",
+            "The exit status is 0 if every rank succeeded, else non-zero; a failed rank is named.",
+            "Everything after MAIN is passed to the program."})
+final class RunCommand implements Callable<Integer> {
+
+    @Option(names = {"-np", "-n", "--np"}, paramLabel = "N", required = true,
+            description = "Number of ranks.")
+    int ranks;
+
+    @Option(names = "--ppn", paramLabel = "P", defaultValue = "0",
+            description = "Ranks per host (default: spread evenly over the hosts).")
+    int ranksPerNode;
+
+    @Option(names = "--hosts", paramLabel = "H1,H2", split = ",",
+            description = "Hosts to run on (default: this machine only).")
+    List<String> hosts = new ArrayList<>();
+
+    @Option(names = "--hostfile", paramLabel = "FILE",
+            description = "File with one host per line (# starts a comment).")
+    Path hostfile;
+
+    @Option(names = {"-t", "--threads"}, paramLabel = "T", defaultValue = "0",
+            description = "Threads per rank (default: cores per node / ranks per node).")
+    int threads;
+
+    @Option(names = {"-d", "--device"}, paramLabel = "DEVICE", defaultValue = "smp",
+            description = "Communication device: smp (ranks as threads of one JVM), shm, tcp, auto, mpi. Default: ${DEFAULT-VALUE}.")
+    String device;
+
+    @Option(names = "--tag-output", description = "Prefix every output line with [rank].")
+    boolean tagOutput;
+
+    @Option(names = {"-cp", "--class-path", "--classpath"}, paramLabel = "CP", split = "[:;]",
+            description = "Class path of the program (directories and jars, separated by ':').")
+    List<Path> classPath = new ArrayList<>();
+
+    @Option(names = "--jvm-opt", paramLabel = "OPT",
+            description = "Extra JVM option for rank processes (repeatable; not used by smp).")
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "--start-timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "How long ranks wait for each other at startup. Default: ${DEFAULT-VALUE} s.")
+    long startTimeoutSeconds;
+
+    @Parameters(index = "0", paramLabel = "MAIN", description = "The program's main class.")
+    String mainClass;
+
+    @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments passed to every rank's main.")
+    List<String> args = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException {
+        if (ranks < 1) {
+            System.err.println("tessera run: -np must be at least 1, got " + ranks);
+            return 2;
+        }
+        if (threads < 0 || ranksPerNode < 0) {
+            System.err.println("tessera run: --threads and --ppn must not be negative");
+            return 2;
+        }
+        List<String> allHosts = new ArrayList<>(hosts);
+        if (hostfile != null) {
+            allHosts.addAll(readHostfile(hostfile));
+        }
+        LaunchSpec spec = new LaunchSpec(ranks, ranksPerNode, allHosts, threads, device, tagOutput,
+                classPath, mainClass, args, jvmOptions, Duration.ofSeconds(startTimeoutSeconds));
+        return switch (device) {
+            case "smp" -> {
+                if (!allHosts.isEmpty()) {
+                    System.err.println("tessera run: the smp device runs all ranks in this JVM; --hosts needs --device tcp or auto");
+                    yield 2;
+                }
+                yield new SmpLauncher(System.err).run(spec);
+            }
+            case "shm", "tcp", "auto", "mpi" -> {
+                System.err.println("tessera run: device '" + device + "' is not part of this build yet; use --device smp");
+                yield 2;
+            }
+            default -> {
+                System.err.println("tessera run: unknown device '" + device + "' (valid: " + Arrays.asList("smp", "shm", "tcp", "auto", "mpi") + ")");
+                yield 2;
+            }
+        };
+    }
+
+    static List<String> readHostfile(Path file) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            String h = line.replaceAll("#.*", "").trim();
+            if (!h.isEmpty()) {
+                out.add(h.split("\\s+")[0]);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,151 @@
+package dev.tessera.launch;
+
+import dev.tessera.device.smp.SmpFabric;
+import dev.tessera.device.smp.SmpJob;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a program's {@code main} once per rank, ranks as threads of this JVM, each with
+ * its own class loader for the program's classes. Returns the job's exit status: 0 if
+ * every rank returned normally, 1 if any failed (the failure is printed, naming the rank).
+ */
+public final class SmpLauncher {
+
+    private final PrintStream err;
+
+    public SmpLauncher(PrintStream err) {
+        this.err = err;
+    }
+
+    public int run(LaunchSpec spec) {
+        URL[] urls = toUrls(spec.classPath());
+        ClassLoader parent = SmpLauncher.class.getClassLoader();
+        List<RankClassLoader> loaders = new ArrayList<>();
+        for (int r = 0; r < spec.ranks(); r++) {
+            loaders.add(new RankClassLoader(r, urls, parent));
+        }
+        Method[] mains = new Method[spec.ranks()];
+        for (int r = 0; r < spec.ranks(); r++) {
+            try {
+                mains[r] = findMain(loaders.get(r), spec.mainClass());
+            } catch (LaunchException e) {
+                err.println("tessera: " + e.getMessage());
+                return 2;
+            }
+        }
+        String[] args = withThreads(spec);
+        if (spec.tagOutput()) {
+            RankTaggedOutput.install();
+        }
+        SmpJob job = new SmpJob(new SmpFabric(spec.ranks()));
+        job.start(rank -> () -> invoke(mains[rank], args.clone()), loaders::get, 16L << 20);
+        try {
+            job.join(Long.MAX_VALUE / 4, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            job.fabric().failure().report(-1, e);
+            return 130;
+        } finally {
+            System.out.flush();
+            for (RankClassLoader l : loaders) {
+                try {
+                    l.close();
+                } catch (java.io.IOException ignored) {
+                    // nothing useful to do when closing a jar fails at exit
+                }
+            }
+        }
+        SmpJob.RankOutcome failure = job.rootFailure();
+        if (failure != null) {
+            err.println("tessera: rank " + failure.rank() + " failed: " + failure.failure());
+            failure.failure().printStackTrace(err);
+            return 1;
+        }
+        return 0;
+    }
+
+    private static String[] withThreads(LaunchSpec spec) {
+        List<String> a = new ArrayList<>();
+        if (spec.threads() > 0) {
+            a.add("--threads");
+            a.add(Integer.toString(spec.threads()));
+        }
+        a.addAll(spec.args());
+        return a.toArray(new String[0]);
+    }
+
+    private static void invoke(Method main, String[] args) {
+        try {
+            main.invoke(null, (Object) args);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error er) {
+                throw er;
+            }
+            throw new RankFailedException(cause);
+        } catch (IllegalAccessException e) {
+            throw new RankFailedException(e);
+        }
+    }
+
+    static Method findMain(ClassLoader loader, String mainClass) throws LaunchException {
+        Class<?> c;
+        try {
+            c = Class.forName(mainClass, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new LaunchException("main class " + mainClass + " not found on the class path (" + e + ")");
+        }
+        try {
+            Method m = c.getMethod("main", String[].class);
+            if (!Modifier.isStatic(m.getModifiers())) {
+                throw new LaunchException(mainClass + ".main(String[]) is not static");
+            }
+            return m;
+        } catch (NoSuchMethodException e) {
+            throw new LaunchException(mainClass + " has no public static void main(String[])");
+        }
+    }
+
+    static URL[] toUrls(List<Path> classPath) {
+        List<URL> urls = new ArrayList<>();
+        for (Path p : classPath) {
+            try {
+                Path abs = p.toAbsolutePath().normalize();
+                if (!Files.exists(abs)) {
+                    System.err.println("tessera: warning: class path entry " + p + " does not exist");
+                }
+                urls.add(abs.toUri().toURL());
+            } catch (MalformedURLException e) {
+                throw new IllegalArgumentException("bad class path entry " + p, e);
+            }
+        }
+        return urls.toArray(new URL[0]);
+    }
+
+    /** A checked exception thrown by a rank's main, carried out of the rank thread. */
+    static final class RankFailedException extends RuntimeException {
+        RankFailedException(Throwable cause) {
+            super(cause.toString(), cause);
+        }
+    }
+
+    /** A problem with what was asked to launch (class not found, no main). */
+    static final class LaunchException extends Exception {
+        LaunchException(String message) {
+            super(message);
+        }
+    }
+}

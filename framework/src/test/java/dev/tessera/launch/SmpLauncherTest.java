@@ -1,0 +1,102 @@
+package dev.tessera.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The smp launcher runs a program's main once per rank, as threads, with per-rank static state. */
+@Timeout(60)
+class SmpLauncherTest {
+
+    @TempDir
+    static Path classes;
+
+    /** Compiles the test programs into a directory that is not on the test class path. */
+    @BeforeAll
+    static void compilePrograms() throws IOException {
+        Path src = classes.resolve("src");
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("StaticCounter.java"), """
+                import dev.tessera.runtime.Runtime;
+                import dev.tessera.runtime.Tessera;
+                import dev.tessera.comm.*;
+                public class StaticCounter {
+                    static int counter;
+                    public static void main(String[] args) {
+                        try (Runtime rt = Tessera.init(args)) {
+                            counter++;                       // shared statics would make this > 1 somewhere
+                            int total = rt.world().allreduce(counter, Op.SUM);
+                            if (counter != 1 || total != rt.size()) throw new IllegalStateException("statics shared: " + counter);
+                            if (rt.rank() == 0) System.out.println("ok " + total + " " + String.join(",", rt.args()));
+                        }
+                    }
+                }
+                """);
+        Files.writeString(src.resolve("Thrower.java"), """
+                import dev.tessera.runtime.Runtime;
+                import dev.tessera.runtime.Tessera;
+                import dev.tessera.comm.*;
+                public class Thrower {
+                    public static void main(String[] args) {
+                        try (Runtime rt = Tessera.init(args)) {
+                            if (rt.rank() == 2) throw new IllegalStateException("boom on purpose");
+                            rt.world().recv(Buffer.of(new int[1]), Comm.ANY_SOURCE, 0);   // blocks until the abort
+                        }
+                    }
+                }
+                """);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        int rc = javac.run(null, null, null, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+                src.resolve("StaticCounter.java").toString(), src.resolve("Thrower.java").toString());
+        assertEquals(0, rc, "test programs must compile");
+    }
+
+    private static LaunchSpec spec(int ranks, String main, List<String> args) {
+        return new LaunchSpec(ranks, 0, List.of(), 0, "smp", false, List.of(classes), main, args, List.of(),
+                Duration.ofSeconds(10));
+    }
+
+    private static String capture(java.util.function.Function<PrintStream, Integer> body, int[] code) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        code[0] = body.apply(err);
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void eachRankHasItsOwnStaticState() {
+        int[] code = new int[1];
+        String err = capture(e -> new SmpLauncher(e).run(spec(4, "StaticCounter", List.of("a", "--b"))), code);
+        assertEquals(0, code[0], err);
+    }
+
+    @Test
+    void aRankThatThrowsFailsTheJobAndIsNamed() {
+        int[] code = new int[1];
+        String err = capture(e -> new SmpLauncher(e).run(spec(4, "Thrower", List.of())), code);
+        assertEquals(1, code[0]);
+        assertTrue(err.contains("rank 2 failed") && err.contains("boom on purpose"), err);
+    }
+
+    @Test
+    void aMissingMainClassIsAClearError() {
+        int[] code = new int[1];
+        String err = capture(e -> new SmpLauncher(e).run(spec(2, "NoSuchMain", List.of())), code);
+        assertEquals(2, code[0]);
+        assertTrue(err.contains("main class NoSuchMain not found"), err);
+    }
+}
