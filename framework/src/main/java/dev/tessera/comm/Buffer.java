@@ -108,6 +108,11 @@ public final class Buffer {
         return of(MemorySegment.ofBuffer(buffer), type);
     }
 
+    /** A segment of any element type, booleans included (already packed as bytes): for Tessera's own staging. */
+    static Buffer raw(MemorySegment segment, Datatype type) {
+        return new Buffer(segment, type, (int) (segment.byteSize() / type.byteSize()), null, 0);
+    }
+
     /** An empty buffer of the given type (for ranks that contribute nothing). */
     public static Buffer empty(Datatype type) {
         return new Buffer(MemorySegment.ofArray(new byte[0]), type, 0, type == Datatype.BOOLEAN ? new boolean[0] : null, 0);

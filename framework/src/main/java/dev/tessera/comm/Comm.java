@@ -172,7 +172,7 @@ public class Comm {
         checkBuffer(call, buffer, true);
         byte[] copy = new byte[Math.toIntExact(buffer.byteSize())];
         MemorySegment.copy(buffer.sendSegment(), 0, MemorySegment.ofArray(copy), 0, copy.length);
-        Buffer outgoing = Buffer.of(MemorySegment.ofArray(copy), buffer.type() == Datatype.BOOLEAN ? Datatype.BYTE : buffer.type());
+        Buffer outgoing = Buffer.raw(MemorySegment.ofArray(copy), buffer.type());
         Request r = irecv(buffer, source, recvTag, call);
         Request s = isend(outgoing, dest, sendTag, call, false);
         s.await();
@@ -273,7 +273,7 @@ public class Comm {
         if (e.typeCode() != Datatype.OBJECT.code()) {
             Datatype sent = Datatype.ofCode(e.typeCode());
             byte[] discard = new byte[Math.toIntExact(e.byteCount())];
-            env.device.mrecv(m, MemorySegment.ofArray(discard), ReceiveRequest.ANY_TYPE);
+            env.device.await(env.device.mrecv(m, MemorySegment.ofArray(discard), ReceiveRequest.ANY_TYPE));
             throw new TesseraException(ErrorClass.TYPE, where(call) + ": message from rank " + group.rankOf(e.source())
                     + " (tag " + e.tag() + ") holds " + sent + " elements, not an object; receive it with recv(Buffer)");
         }
