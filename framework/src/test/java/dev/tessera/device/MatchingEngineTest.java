@@ -1,0 +1,112 @@
+package dev.tessera.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Test;
+
+/** MPI matching rules, checked on the engine alone. */
+class MatchingEngineTest {
+
+    private final MatchingEngine engine = new MatchingEngine();
+
+    private static final class Buffered extends IncomingMessage {
+        final int payload;
+
+        Buffered(int source, int tag, int context, int payload) {
+            super(new Envelope(source, tag, context, 4, 0));
+            this.payload = payload;
+        }
+
+        @Override
+        public void copyTo(MemorySegment destination, long byteCount) {
+            destination.set(ValueLayout.JAVA_INT_UNALIGNED, 0, payload);
+        }
+    }
+
+    private static ReceiveRequest receive(int source, int tag, int context) {
+        return new ReceiveRequest(MemorySegment.ofArray(new byte[4]), source, tag, context, 0);
+    }
+
+    @Test
+    void arrivalTakesTheOldestMatchingPostedReceive() {
+        ReceiveRequest any = receive(Device.ANY_SOURCE, Device.ANY_TAG, 0);
+        ReceiveRequest specific = receive(1, 5, 0);
+        assertNull(engine.post(any));
+        assertNull(engine.post(specific));
+        assertSame(any, engine.arrive(new Buffered(1, 5, 0, 1)));
+        assertSame(specific, engine.arrive(new Buffered(1, 5, 0, 2)));
+    }
+
+    @Test
+    void receiveTakesTheOldestMatchingUnexpectedMessage() {
+        Buffered first = new Buffered(2, 7, 0, 1);
+        Buffered second = new Buffered(2, 7, 0, 2);
+        assertNull(engine.arrive(first));
+        assertNull(engine.arrive(second));
+        assertSame(first, engine.post(receive(Device.ANY_SOURCE, 7, 0)));
+        assertSame(second, engine.post(receive(2, Device.ANY_TAG, 0)));
+    }
+
+    @Test
+    void contextsNeverMatchEachOther() {
+        assertNull(engine.arrive(new Buffered(0, 1, 3, 1)));
+        assertNull(engine.post(receive(Device.ANY_SOURCE, Device.ANY_TAG, 4)));
+        assertEquals(1, engine.unexpectedCount(3));
+        assertNotNull(engine.post(receive(Device.ANY_SOURCE, Device.ANY_TAG, 3)));
+    }
+
+    @Test
+    void nonMatchingMessagesAreSkippedNotReordered() {
+        Buffered tag1 = new Buffered(0, 1, 0, 1);
+        Buffered tag2 = new Buffered(0, 2, 0, 2);
+        Buffered tag1again = new Buffered(0, 1, 0, 3);
+        engine.arrive(tag1);
+        engine.arrive(tag2);
+        engine.arrive(tag1again);
+        assertSame(tag2, engine.post(receive(0, 2, 0)));
+        assertSame(tag1, engine.post(receive(0, 1, 0)));
+        assertSame(tag1again, engine.post(receive(0, Device.ANY_TAG, 0)));
+        assertEquals(0, engine.unexpectedCount(0));
+    }
+
+    @Test
+    void probePeeksAndMatchedProbeRemoves() {
+        Buffered m = new Buffered(3, 9, 0, 42);
+        engine.arrive(m);
+        assertEquals(m.envelope(), engine.peek(Device.ANY_SOURCE, Device.ANY_TAG, 0));
+        assertEquals(1, engine.unexpectedCount(0));
+        assertSame(m, engine.take(3, 9, 0));
+        assertNull(engine.peek(Device.ANY_SOURCE, Device.ANY_TAG, 0));
+    }
+
+    @Test
+    void cancelledReceiveNoLongerMatches() {
+        ReceiveRequest r = receive(1, 1, 0);
+        engine.post(r);
+        assertTrue(engine.cancel(r));
+        assertFalse(engine.cancel(r));
+        assertNull(engine.arrive(new Buffered(1, 1, 0, 1)));
+    }
+
+    @Test
+    void deliveryChecksTypeAndSize() {
+        ReceiveRequest small = new ReceiveRequest(MemorySegment.ofArray(new byte[2]), 0, 0, 0, 0);
+        new Buffered(0, 0, 0, 7).deliver(small);
+        assertTrue(small.isComplete());
+        assertEquals(dev.tessera.ErrorClass.TRUNCATE, ((dev.tessera.TesseraException) small.error()).errorClass());
+        ReceiveRequest otherType = new ReceiveRequest(MemorySegment.ofArray(new byte[4]), 0, 0, 0, 5);
+        new Buffered(0, 0, 0, 7).deliver(otherType);
+        assertEquals(dev.tessera.ErrorClass.TYPE, ((dev.tessera.TesseraException) otherType.error()).errorClass());
+        ReceiveRequest ok = receive(0, 0, 0);
+        new Buffered(0, 0, 0, 7).deliver(ok);
+        assertNull(ok.error());
+        assertEquals(7, ok.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+    }
+}
