@@ -26,7 +26,8 @@ class MatchingEngineTest {
 
         @Override
         public void copyTo(MemorySegment destination, long byteCount) {
-            destination.set(ValueLayout.JAVA_INT_UNALIGNED, 0, payload);
+            MemorySegment bytes = MemorySegment.ofArray(new int[] {payload});
+            MemorySegment.copy(bytes, 0, destination, 0, byteCount);
         }
     }
 
