@@ -7,16 +7,37 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 
 /**
- * The collective operations of one communicator: argument checks, the choice of algorithm
- * (a forced one from {@link CollectiveTuning}, else the decision table by message size
- * and rank count), and the call of that algorithm over a {@link CollectiveChannel}.
- * Algorithms live in the {@code *Algorithms} classes, one static method each; the
- * decisions live here, apart from them.
+ * The collective operations of one communicator: argument checks, the choice of
+ * algorithm, and the call of that algorithm over a {@link CollectiveChannel}. Algorithms
+ * live in the {@code *Algorithms} classes, one static method each; the decision table
+ * (by message size, rank count and operation) lives here, apart from them, in the
+ * {@code choose*} methods. A name forced through {@link CollectiveTuning} wins over the
+ * table; non-commutative reductions always get an order-safe algorithm.
+ *
+ * <p>Algorithm names: barrier {dissemination}; bcast {binomial, scatter_allgather};
+ * reduce {binomial}; allreduce {recursive_doubling, rabenseifner, ring};
+ * gather, scatter {binomial, linear}; allgather {bruck, ring}; alltoall {pairwise,
+ * linear}; reduce_scatter_block {ring, reduce_scatter}. The v-variants use linear
+ * (gatherv, scatterv), ring (allgatherv) and pairwise (alltoallv); scan and exscan use
+ * recursive doubling; reduce_scatter uses reduce then scatterv.
+ *
+ * <p>Every collective opens exactly one channel, which draws the call's tag in program
+ * order; nonblocking collectives draw it on the caller's thread (see {@link #nonblocking}).
  */
 final class Collectives {
 
-    private final Comm comm;
-    /** The tag of a nonblocking collective, drawn on the caller's thread; -1: draw a new one per call. */
+    /** Below this many bytes broadcasts use the binomial tree. */
+    static final long BCAST_SHORT = 12 * 1024;
+    /** Below this many bytes allreduce uses recursive doubling. */
+    static final long ALLREDUCE_SHORT = 8 * 1024;
+    /** From this many bytes allreduce uses the ring instead of Rabenseifner. */
+    static final long ALLREDUCE_LONG = 1 << 20;
+    /** Below this total size allgather uses Bruck. */
+    static final long ALLGATHER_SHORT = 64 * 1024;
+    /** Below this block size alltoall posts everything at once. */
+    static final long ALLTOALL_SHORT = 256;
+
+    final Comm comm;
     private final int fixedTag;
 
     Collectives(Comm comm) {
@@ -28,28 +49,34 @@ final class Collectives {
         this.fixedTag = fixedTag;
     }
 
-    /** Every collective opens exactly one channel, which draws its tag: keep it that way. */
-    private CollectiveChannel channel(String call, Datatype type) {
+    CollectiveChannel channel(String call, Datatype type) {
         int tag = fixedTag >= 0 ? fixedTag : comm.nextCollectiveTag();
         return new CollectiveChannel(comm, call, tag, type);
     }
 
-    private String algorithm(String collective, String chosen) {
+    String algorithm(String collective, String chosen) {
         String forced = comm.env.tuning.forced(collective);
         return forced != null ? forced : chosen;
     }
 
-    private TesseraException unknownAlgorithm(String collective, String name, String valid) {
+    TesseraException unknownAlgorithm(String collective, String name, String valid) {
         return new TesseraException(ErrorClass.ARG, comm.where("Comm." + collective) + ": unknown " + collective
                 + " algorithm '" + name + "' (valid: " + valid + ")");
     }
 
-    // ------------------------------------------------------------------ barrier
+    int size() {
+        return comm.size();
+    }
+
+    int rank() {
+        return comm.rank();
+    }
+
+    // ------------------------------------------------------------------ barrier, bcast
 
     void barrier() {
-        String call = "Comm.barrier";
-        CollectiveChannel ch = channel(call, Datatype.BYTE);
-        if (comm.size() == 1) {
+        CollectiveChannel ch = channel("Comm.barrier", Datatype.BYTE);
+        if (size() == 1) {
             return;
         }
         String alg = algorithm("barrier", "dissemination");
@@ -59,65 +86,109 @@ final class Collectives {
         }
     }
 
-    // ------------------------------------------------------------------ broadcast
-
     void bcast(Buffer buffer, int root) {
         String call = "Comm.bcast";
         comm.checkBuffer(call, buffer, true);
         comm.checkRoot(call, root);
         CollectiveChannel ch = channel(call, buffer.type());
-        MemorySegment data = comm.rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
-        if (comm.size() > 1 && data.byteSize() > 0) {
-            String alg = algorithm("bcast", "binomial");
+        MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
+        if (size() > 1 && data.byteSize() > 0) {
+            boolean large = data.byteSize() >= BCAST_SHORT && buffer.count() >= size() && size() > 2;
+            String alg = algorithm("bcast", large ? "scatter_allgather" : "binomial");
             switch (alg) {
                 case "binomial" -> BroadcastAlgorithms.binomial(ch, data, root);
-                default -> throw unknownAlgorithm("bcast", alg, "binomial");
+                case "scatter_allgather" -> BroadcastAlgorithms.scatterAllgather(ch, data, root, buffer.type().byteSize());
+                default -> throw unknownAlgorithm("bcast", alg, "binomial, scatter_allgather");
             }
         }
-        if (comm.rank() != root) {
+        if (rank() != root) {
             buffer.received(data.byteSize());
         }
     }
 
-    // ------------------------------------------------------------------ allreduce
+    // ------------------------------------------------------------------ gather, scatter
 
-    void allreduce(Buffer send, Buffer recv, Op op) {
-        String call = "Comm.allreduce";
-        comm.checkBuffer(call, recv, true);
-        if (send != null) {
-            comm.checkBuffer(call, send, false);
-            requireSameShape(call, send, recv);
+    void gather(Buffer send, Buffer recv, int root) {
+        String call = "Comm.gather";
+        comm.checkRoot(call, root);
+        comm.checkBuffer(call, send, false);
+        Buffer result = rank() == root ? rootBuffer(call, recv, true, send, size()) : null;
+        CollectiveChannel ch = channel(call, send.type());
+        MemorySegment mine = send.sendSegment();
+        String alg = algorithm("gather", "binomial");
+        switch (alg) {
+            case "binomial" -> GatherAlgorithms.binomialGather(ch, mine, result == null ? null : result.receiveSegment(), root);
+            case "linear" -> GatherAlgorithms.linearGather(ch, mine, result == null ? null
+                    : equalBlocks(result.receiveSegment(), size(), mine.byteSize()), root);
+            default -> throw unknownAlgorithm("gather", alg, "binomial, linear");
         }
-        op.validate(recv.type(), recv.count(), comm.where(call));
-        CollectiveChannel ch = channel(call, recv.type());
-        MemorySegment data = recv.receiveSegment();
-        if (send != null) {
-            MemorySegment.copy(send.sendSegment(), 0, data, 0, data.byteSize());
-        } else {
-            recv.sendSegment();
+        if (result != null) {
+            result.received(result.byteSize());
         }
-        if (comm.size() > 1 && recv.count() > 0) {
-            String alg = algorithm("allreduce", "recursive_doubling");
-            switch (alg) {
-                case "recursive_doubling" -> AllreduceAlgorithms.recursiveDoubling(ch, data, recv.count(), op);
-                default -> throw unknownAlgorithm("allreduce", alg, "recursive_doubling");
-            }
-        }
-        recv.received(data.byteSize());
     }
 
-    // ------------------------------------------------------------------ allgather
+    void gatherv(Buffer send, Buffer recv, int[] counts, int[] displs, int root) {
+        String call = "Comm.gatherv";
+        comm.checkRoot(call, root);
+        comm.checkBuffer(call, send, false);
+        MemorySegment[] blocks = null;
+        if (rank() == root) {
+            comm.checkBuffer(call, recv, true);
+            requireType(call, send, recv);
+            blocks = variableBlocks(call, recv, counts, displs);
+            if (counts[rank()] != send.count()) {
+                throw countError(call, "counts[" + rank() + "] is " + counts[rank()] + " but the root sends " + send.count());
+            }
+        }
+        GatherAlgorithms.linearGather(channel(call, send.type()), send.sendSegment(), blocks, root);
+        if (blocks != null) {
+            recv.received(recv.byteSize());
+        }
+    }
+
+    void scatter(Buffer send, Buffer recv, int root) {
+        String call = "Comm.scatter";
+        comm.checkRoot(call, root);
+        comm.checkBuffer(call, recv, true);
+        Buffer source = rank() == root ? rootBuffer(call, send, false, recv, size()) : null;
+        CollectiveChannel ch = channel(call, recv.type());
+        MemorySegment mine = recv.receiveSegment();
+        MemorySegment all = source == null ? null : source.sendSegment();
+        String alg = algorithm("scatter", "binomial");
+        switch (alg) {
+            case "binomial" -> GatherAlgorithms.binomialScatter(ch, all, mine, root);
+            case "linear" -> GatherAlgorithms.linearScatter(ch, all == null ? null
+                    : equalBlocks(all, size(), mine.byteSize()), mine, root);
+            default -> throw unknownAlgorithm("scatter", alg, "binomial, linear");
+        }
+        recv.received(recv.byteSize());
+    }
+
+    void scatterv(Buffer send, int[] counts, int[] displs, Buffer recv, int root) {
+        String call = "Comm.scatterv";
+        comm.checkRoot(call, root);
+        comm.checkBuffer(call, recv, true);
+        MemorySegment[] blocks = null;
+        if (rank() == root) {
+            comm.checkBuffer(call, send, false);
+            requireType(call, send, recv);
+            send.sendSegment();
+            blocks = variableBlocks(call, send, counts, displs);
+            if (counts[rank()] != recv.count()) {
+                throw countError(call, "counts[" + rank() + "] is " + counts[rank()] + " but the root receives " + recv.count());
+            }
+        }
+        GatherAlgorithms.linearScatter(channel(call, recv.type()), blocks, recv.receiveSegment(), root);
+        recv.received(recv.byteSize());
+    }
+
+    // ------------------------------------------------------------------ allgather, alltoall
 
     void allgather(Buffer send, Buffer recv) {
         String call = "Comm.allgather";
         comm.checkBuffer(call, recv, true);
-        int p = comm.size();
-        if (recv.count() % p != 0) {
-            throw new TesseraException(ErrorClass.COUNT, comm.where(call) + ": receive buffer of " + recv.count()
-                    + " elements is not a multiple of the communicator size " + p);
-        }
-        int block = recv.count() / p;
-        Buffer mine = recv.slice(comm.rank() * block, block);
+        int block = blockCount(call, recv, size());
+        Buffer mine = recv.slice(rank() * block, block);
         if (send != null) {
             comm.checkBuffer(call, send, false);
             requireSameShape(call, send, mine);
@@ -127,22 +198,68 @@ final class Collectives {
         }
         CollectiveChannel ch = channel(call, recv.type());
         MemorySegment data = recv.receiveSegment();
-        if (p > 1 && block > 0) {
-            String alg = algorithm("allgather", "ring");
+        if (size() > 1 && block > 0) {
+            String alg = algorithm("allgather", data.byteSize() < ALLGATHER_SHORT ? "bruck" : "ring");
             switch (alg) {
                 case "ring" -> AllgatherAlgorithms.ring(ch, data, mine.byteSize());
-                default -> throw unknownAlgorithm("allgather", alg, "ring");
+                case "bruck" -> AllgatherAlgorithms.bruck(ch, data, mine.byteSize());
+                default -> throw unknownAlgorithm("allgather", alg, "bruck, ring");
             }
         }
         recv.received(data.byteSize());
     }
 
+    void allgatherv(Buffer send, Buffer recv, int[] counts, int[] displs) {
+        String call = "Comm.allgatherv";
+        comm.checkBuffer(call, send, false);
+        comm.checkBuffer(call, recv, true);
+        requireType(call, send, recv);
+        MemorySegment[] blocks = variableBlocks(call, recv, counts, displs);
+        if (counts[rank()] != send.count()) {
+            throw countError(call, "counts[" + rank() + "] is " + counts[rank()] + " but this rank sends " + send.count());
+        }
+        MemorySegment.copy(send.sendSegment(), 0, blocks[rank()], 0, blocks[rank()].byteSize());
+        AllgatherAlgorithms.ringV(channel(call, recv.type()), blocks);
+        recv.received(recv.byteSize());
+    }
+
+    void alltoall(Buffer send, Buffer recv) {
+        String call = "Comm.alltoall";
+        comm.checkBuffer(call, send, false);
+        comm.checkBuffer(call, recv, true);
+        requireSameShape(call, send, recv);
+        int block = blockCount(call, recv, size());
+        long blockBytes = (long) block * recv.type().byteSize();
+        MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
+        MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
+        CollectiveChannel ch = channel(call, recv.type());
+        String alg = algorithm("alltoall", blockBytes < ALLTOALL_SHORT ? "linear" : "pairwise");
+        switch (alg) {
+            case "pairwise" -> AlltoallAlgorithms.pairwise(ch, out, in);
+            case "linear" -> AlltoallAlgorithms.linear(ch, out, in);
+            default -> throw unknownAlgorithm("alltoall", alg, "pairwise, linear");
+        }
+        recv.received(recv.byteSize());
+    }
+
+    void alltoallv(Buffer send, int[] sendCounts, int[] sendDispls, Buffer recv, int[] recvCounts, int[] recvDispls) {
+        String call = "Comm.alltoallv";
+        comm.checkBuffer(call, send, false);
+        comm.checkBuffer(call, recv, true);
+        requireType(call, send, recv);
+        send.sendSegment();
+        MemorySegment[] out = variableBlocks(call, send, sendCounts, sendDispls);
+        MemorySegment[] in = variableBlocks(call, recv, recvCounts, recvDispls);
+        AlltoallAlgorithms.pairwise(channel(call, recv.type()), out, in);
+        recv.received(recv.byteSize());
+    }
+
     // ------------------------------------------------------------------ nonblocking
 
     /**
-     * Runs a blocking collective on a helper thread. Its tag is drawn here, on the
-     * caller's thread in program order, so it cannot mix with the communicator's other
-     * collectives; the caller has done the thread-level check.
+     * Runs a blocking collective on a helper thread of the rank. Its tag is drawn here,
+     * on the caller's thread in program order, so it cannot mix with the communicator's
+     * other collectives; the caller has done the thread-level check.
      */
     Request nonblocking(String call, Consumer<Collectives> body) {
         DeviceRequest done = new DeviceRequest(DeviceRequest.Kind.SEND);
@@ -158,16 +275,73 @@ final class Collectives {
         return new Request(comm, call, done, null);
     }
 
+    /** The reductions of this communicator, sharing this object's tag policy. */
+    Reductions reductions() {
+        return new Reductions(this);
+    }
+
     // ------------------------------------------------------------------ shared checks
 
-    private void requireSameShape(String call, Buffer send, Buffer recv) {
+    /** The root's buffer of p blocks, each the size of {@code block}, checked. */
+    private Buffer rootBuffer(String call, Buffer rootBuffer, boolean receives, Buffer block, int blocks) {
+        comm.checkBuffer(call, rootBuffer, receives);
+        requireType(call, rootBuffer, block);
+        if (rootBuffer.count() != (long) block.count() * blocks) {
+            throw countError(call, "the root's buffer has " + rootBuffer.count() + " elements; it needs "
+                    + blocks + " x " + block.count());
+        }
+        return rootBuffer;
+    }
+
+    static MemorySegment[] equalBlocks(MemorySegment data, int p, long blockBytes) {
+        MemorySegment[] blocks = new MemorySegment[p];
+        for (int i = 0; i < p; i++) {
+            blocks[i] = data.asSlice(i * blockBytes, blockBytes);
+        }
+        return blocks;
+    }
+
+    private MemorySegment[] variableBlocks(String call, Buffer buffer, int[] counts, int[] displs) {
+        int p = size();
+        if (counts == null || displs == null || counts.length != p || displs.length != p) {
+            throw new TesseraException(ErrorClass.ARG, comm.where(call) + ": counts and displs need one entry per rank ("
+                    + p + ")");
+        }
+        long esize = buffer.type().byteSize();
+        MemorySegment data = buffer.receiveSegment();
+        MemorySegment[] blocks = new MemorySegment[p];
+        for (int i = 0; i < p; i++) {
+            if (counts[i] < 0 || displs[i] < 0 || (long) displs[i] + counts[i] > buffer.count()) {
+                throw countError(call, "block " + i + " (displacement " + displs[i] + ", count " + counts[i]
+                        + ") lies outside the buffer of " + buffer.count() + " elements");
+            }
+            blocks[i] = data.asSlice(displs[i] * esize, counts[i] * esize);
+        }
+        return blocks;
+    }
+
+    int blockCount(String call, Buffer buffer, int p) {
+        if (buffer.count() % p != 0) {
+            throw countError(call, "buffer of " + buffer.count() + " elements is not a multiple of the communicator size " + p);
+        }
+        return buffer.count() / p;
+    }
+
+    TesseraException countError(String call, String text) {
+        return new TesseraException(ErrorClass.COUNT, comm.where(call) + ": " + text);
+    }
+
+    void requireType(String call, Buffer send, Buffer recv) {
         if (send.type() != recv.type()) {
             throw new TesseraException(ErrorClass.TYPE, comm.where(call) + ": send buffer holds " + send.type()
                     + " but receive buffer holds " + recv.type());
         }
+    }
+
+    void requireSameShape(String call, Buffer send, Buffer recv) {
+        requireType(call, send, recv);
         if (send.count() != recv.count()) {
-            throw new TesseraException(ErrorClass.COUNT, comm.where(call) + ": send buffer has " + send.count()
-                    + " elements but receive buffer has " + recv.count());
+            throw countError(call, "send buffer has " + send.count() + " elements but receive buffer has " + recv.count());
         }
     }
 }

@@ -377,6 +377,7 @@ public class Comm {
 
     // ------------------------------------------------------------------ collectives
     // Every rank of the communicator must call each collective, in the same order.
+    // Block i of a root's (or every rank's) p-block buffer belongs to rank i.
 
     /** Blocks until every rank of the communicator has called barrier. */
     public void barrier() {
@@ -390,17 +391,30 @@ public class Comm {
         collectives().bcast(buffer, root);
     }
 
+    /** Combines every rank's {@code send} element-wise with {@code op} into the root's {@code recv} (null elsewhere is fine). */
+    public void reduce(Buffer send, Buffer recv, Op op, int root) {
+        checkCall("Comm.reduce");
+        requireNonNullSend("Comm.reduce", send);
+        collectives().reductions().reduce(send, recv, op, root);
+    }
+
+    /** In-place reduce: {@code inout} holds each rank's contribution, and the result at the root. */
+    public void reduce(Buffer inout, Op op, int root) {
+        checkCall("Comm.reduce");
+        collectives().reductions().reduce(null, inout, op, root);
+    }
+
     /** Combines every rank's {@code send} element-wise with {@code op}; every rank gets the result in {@code recv}. */
     public void allreduce(Buffer send, Buffer recv, Op op) {
         checkCall("Comm.allreduce");
         requireNonNullSend("Comm.allreduce", send);
-        collectives().allreduce(send, recv, op);
+        collectives().reductions().allreduce(send, recv, op);
     }
 
     /** In-place allreduce: {@code inout} holds this rank's contribution and then the result. */
     public void allreduce(Buffer inout, Op op) {
         checkCall("Comm.allreduce");
-        collectives().allreduce(null, inout, op);
+        collectives().reductions().allreduce(null, inout, op);
     }
 
     /** Allreduce of one double. */
@@ -424,11 +438,85 @@ public class Comm {
         return v[0];
     }
 
+    /** Inclusive prefix reduction: rank r gets send(0) op ... op send(r). */
+    public void scan(Buffer send, Buffer recv, Op op) {
+        checkCall("Comm.scan");
+        requireNonNullSend("Comm.scan", send);
+        collectives().reductions().scan(send, recv, op, false);
+    }
+
+    /** Exclusive prefix reduction: rank r > 0 gets send(0) op ... op send(r-1); rank 0's recv is left as it was. */
+    public void exscan(Buffer send, Buffer recv, Op op) {
+        checkCall("Comm.exscan");
+        requireNonNullSend("Comm.exscan", send);
+        collectives().reductions().scan(send, recv, op, true);
+    }
+
+    /** Reduces p blocks of {@code recv.count()} elements; rank i gets the reduced block i. */
+    public void reduceScatterBlock(Buffer send, Buffer recv, Op op) {
+        checkCall("Comm.reduceScatterBlock");
+        collectives().reductions().reduceScatterBlock(send, recv, op);
+    }
+
+    /** Reduces {@code send} (sum of recvCounts elements); rank i gets the next recvCounts[i] reduced elements. */
+    public void reduceScatter(Buffer send, Buffer recv, int[] recvCounts, Op op) {
+        checkCall("Comm.reduceScatter");
+        collectives().reductions().reduceScatter(send, recv, recvCounts, op);
+    }
+
+    /** Collects every rank's {@code send} into block i of the root's {@code recv} (null elsewhere is fine). */
+    public void gather(Buffer send, Buffer recv, int root) {
+        checkCall("Comm.gather");
+        collectives().gather(send, recv, root);
+    }
+
+    /** Gather of different sizes: rank i's block goes to {@code recv} at displs[i] with counts[i] elements (root only). */
+    public void gatherv(Buffer send, Buffer recv, int[] counts, int[] displs, int root) {
+        checkCall("Comm.gatherv");
+        collectives().gatherv(send, recv, counts, displs, root);
+    }
+
+    /** Sends block i of the root's {@code send} to rank i's {@code recv}. */
+    public void scatter(Buffer send, Buffer recv, int root) {
+        checkCall("Comm.scatter");
+        collectives().scatter(send, recv, root);
+    }
+
+    /** Scatter of different sizes: rank i gets counts[i] elements from displs[i] of the root's {@code send}. */
+    public void scatterv(Buffer send, int[] counts, int[] displs, Buffer recv, int root) {
+        checkCall("Comm.scatterv");
+        collectives().scatterv(send, counts, displs, recv, root);
+    }
+
     /** Gathers equal blocks from every rank into every rank's {@code recv} (block i from rank i). */
     public void allgather(Buffer send, Buffer recv) {
         checkCall("Comm.allgather");
         requireNonNullSend("Comm.allgather", send);
         collectives().allgather(send, recv);
+    }
+
+    /** In-place allgather: this rank's block of {@code recv} is already in place. */
+    public void allgather(Buffer recv) {
+        checkCall("Comm.allgather");
+        collectives().allgather(null, recv);
+    }
+
+    /** Allgather of different sizes: rank i's block lands at displs[i] with counts[i] elements on every rank. */
+    public void allgatherv(Buffer send, Buffer recv, int[] counts, int[] displs) {
+        checkCall("Comm.allgatherv");
+        collectives().allgatherv(send, recv, counts, displs);
+    }
+
+    /** Block j of rank i's {@code send} goes to block i of rank j's {@code recv}. */
+    public void alltoall(Buffer send, Buffer recv) {
+        checkCall("Comm.alltoall");
+        collectives().alltoall(send, recv);
+    }
+
+    /** All-to-all of different sizes, with per-rank counts and displacements on both sides. */
+    public void alltoallv(Buffer send, int[] sendCounts, int[] sendDispls, Buffer recv, int[] recvCounts, int[] recvDispls) {
+        checkCall("Comm.alltoallv");
+        collectives().alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
     /** Nonblocking barrier. */
@@ -447,7 +535,7 @@ public class Comm {
     public Request iallreduce(Buffer send, Buffer recv, Op op) {
         checkCall("Comm.iallreduce");
         requireNonNullSend("Comm.iallreduce", send);
-        return collectives().nonblocking("Comm.iallreduce", c -> c.allreduce(send, recv, op));
+        return collectives().nonblocking("Comm.iallreduce", c -> c.reductions().allreduce(send, recv, op));
     }
 
     /** Sends {@code value} from the root to every rank; returns it on every rank. */
@@ -468,6 +556,36 @@ public class Comm {
         }
         collectives().bcast(Buffer.of(bytes), root);
         return rank == root ? value : (T) ObjectCodec.decode(bytes, where(call));
+    }
+
+    /** Every rank's object, in rank order, at the root; null on the other ranks. */
+    public <T> java.util.List<T> gatherObject(T value, int root) {
+        checkCall("Comm.gatherObject");
+        return new ObjectCollectives(this).gather(value, root, "Comm.gatherObject");
+    }
+
+    /** Every rank's object, in rank order, on every rank. */
+    public <T> java.util.List<T> allgatherObject(T value) {
+        checkCall("Comm.allgatherObject");
+        return new ObjectCollectives(this).allgather(value, "Comm.allgatherObject");
+    }
+
+    /** Element i of the root's list goes to rank i. */
+    public <T> T scatterObject(java.util.List<T> values, int root) {
+        checkCall("Comm.scatterObject");
+        return new ObjectCollectives(this).scatter(values, root, "Comm.scatterObject");
+    }
+
+    /** Folds every rank's object in rank order with an associative operator; every rank gets the result. */
+    public <T> T allreduceObject(T value, java.util.function.BinaryOperator<T> op) {
+        checkCall("Comm.allreduceObject");
+        return new ObjectCollectives(this).allreduce(value, op, "Comm.allreduceObject");
+    }
+
+    /** Folds every rank's object in rank order at the root (null elsewhere). */
+    public <T> T reduceObject(T value, java.util.function.BinaryOperator<T> op, int root) {
+        checkCall("Comm.reduceObject");
+        return new ObjectCollectives(this).reduce(value, op, root, "Comm.reduceObject");
     }
 
     private void requireNonNullSend(String call, Buffer send) {

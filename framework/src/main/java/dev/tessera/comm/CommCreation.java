@@ -25,7 +25,7 @@ final class CommCreation {
         env.contextLock.lock();
         try {
             int[] next = {env.nextContext()};
-            parent.collectives().allreduce(null, Buffer.of(next), Op.MAX);
+            parent.collectives().reductions().allreduce(null, Buffer.of(next), Op.MAX);
             env.contextTaken(next[0]);
             return next[0];
         } finally {

@@ -1,0 +1,181 @@
+package dev.tessera.comm;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The reducing collectives of a communicator (reduce, allreduce, scan, exscan,
+ * reduce-scatter): argument checks, decision table, and the call of the algorithm.
+ * Shares the channel and tag policy of its {@link Collectives}.
+ */
+final class Reductions {
+
+    private final Collectives c;
+    private final Comm comm;
+
+    Reductions(Collectives collectives) {
+        this.c = collectives;
+        this.comm = collectives.comm;
+    }
+
+    /** Copies the send contribution into the working buffer (or packs the in-place one). */
+    private MemorySegment start(String call, Buffer send, Buffer work, Op op) {
+        comm.checkBuffer(call, work, true);
+        if (op == null) {
+            throw new dev.tessera.TesseraException(dev.tessera.ErrorClass.OP, comm.where(call) + ": operation is null");
+        }
+        MemorySegment data = work.receiveSegment();
+        if (send != null) {
+            comm.checkBuffer(call, send, false);
+            c.requireSameShape(call, send, work);
+            MemorySegment.copy(send.sendSegment(), 0, data, 0, data.byteSize());
+        } else {
+            work.sendSegment();
+        }
+        op.validate(work.type(), work.count(), comm.where(call));
+        return data;
+    }
+
+    void allreduce(Buffer send, Buffer recv, Op op) {
+        String call = "Comm.allreduce";
+        MemorySegment data = start(call, send, recv, op);
+        CollectiveChannel ch = c.channel(call, recv.type());
+        if (c.size() > 1 && recv.count() > 0) {
+            String alg = c.algorithm("allreduce", chooseAllreduce(data.byteSize(), recv.count(), op));
+            switch (alg) {
+                case "recursive_doubling" -> AllreduceAlgorithms.recursiveDoubling(ch, data, recv.count(), op);
+                case "rabenseifner" -> orderSafe(op, ch, data, recv.count(),
+                        () -> AllreduceAlgorithms.rabenseifner(ch, data, recv.count(), op));
+                case "ring" -> orderSafe(op, ch, data, recv.count(),
+                        () -> AllreduceAlgorithms.ring(ch, data, recv.count(), op));
+                default -> throw c.unknownAlgorithm("allreduce", alg, "recursive_doubling, rabenseifner, ring");
+            }
+        }
+        recv.received(data.byteSize());
+    }
+
+    private String chooseAllreduce(long bytes, int count, Op op) {
+        if (!op.isCommutative() || bytes < Collectives.ALLREDUCE_SHORT || count < c.size()) {
+            return "recursive_doubling";
+        }
+        return bytes < Collectives.ALLREDUCE_LONG ? "rabenseifner" : "ring";
+    }
+
+    /** Runs a reassociating algorithm, or recursive doubling when the operation is not commutative. */
+    private static void orderSafe(Op op, CollectiveChannel ch, MemorySegment data, int count, Runnable reassociating) {
+        if (op.isCommutative()) {
+            reassociating.run();
+        } else {
+            AllreduceAlgorithms.recursiveDoubling(ch, data, count, op);
+        }
+    }
+
+    void reduce(Buffer send, Buffer recv, Op op, int root) {
+        String call = "Comm.reduce";
+        comm.checkRoot(call, root);
+        boolean isRoot = c.rank() == root;
+        // In place (send == null): recv holds the contribution on every rank and the result at the root.
+        Buffer contribution = send != null ? send : recv;
+        Buffer work = isRoot ? recv : scratchLike(contribution, call);
+        MemorySegment data = start(call, isRoot ? send : contribution, work, op);
+        CollectiveChannel ch = c.channel(call, work.type());
+        if (c.size() > 1 && work.count() > 0) {
+            String alg = c.algorithm("reduce", "binomial");
+            switch (alg) {
+                case "binomial" -> ReduceAlgorithms.binomial(ch, data, work.count(), op, root);
+                default -> throw c.unknownAlgorithm("reduce", alg, "binomial");
+            }
+        }
+        if (isRoot) {
+            recv.received(data.byteSize());
+        }
+    }
+
+    private Buffer scratchLike(Buffer send, String call) {
+        comm.checkBuffer(call, send, false);
+        return Buffer.raw(CollectiveChannel.scratch(send.byteSize()), send.type());
+    }
+
+    void scan(Buffer send, Buffer recv, Op op, boolean exclusive) {
+        String call = exclusive ? "Comm.exscan" : "Comm.scan";
+        Buffer work = Buffer.raw(CollectiveChannel.scratch(recv == null ? 0 : recv.byteSize()),
+                recv == null ? Datatype.BYTE : recv.type());
+        comm.checkBuffer(call, recv, true);
+        MemorySegment data = start(call, send == null ? recv : send, work, op);
+        CollectiveChannel ch = c.channel(call, recv.type());
+        boolean have = !exclusive;
+        if (c.size() > 1 && recv.count() > 0) {
+            have = ReduceAlgorithms.scan(ch, data, recv.count(), op, exclusive);
+        }
+        if (have) {
+            MemorySegment.copy(data, 0, recv.receiveSegment(), 0, data.byteSize());
+            recv.received(data.byteSize());
+        }
+    }
+
+    void reduceScatterBlock(Buffer send, Buffer recv, Op op) {
+        String call = "Comm.reduceScatterBlock";
+        comm.checkBuffer(call, recv, true);
+        comm.checkBuffer(call, send, false);
+        c.requireType(call, send, recv);
+        int p = c.size();
+        if (send.count() != recv.count() * p) {
+            throw c.countError(call, "send buffer has " + send.count() + " elements; it needs " + p + " x " + recv.count());
+        }
+        Buffer work = Buffer.raw(CollectiveChannel.scratch(send.byteSize()), send.type());
+        MemorySegment data = start(call, send, work, op);
+        CollectiveChannel ch = c.channel(call, recv.type());
+        long blockBytes = recv.byteSize();
+        String alg = c.algorithm("reduce_scatter_block", op.isCommutative() ? "ring" : "reduce_scatter");
+        if (alg.equals("ring") && !op.isCommutative()) {
+            alg = "reduce_scatter";
+        }
+        switch (alg) {
+            case "ring" -> ReduceAlgorithms.ringReduceScatter(ch, data, recv.count(), op);
+            case "reduce_scatter" -> {
+                ReduceAlgorithms.binomial(ch, data, send.count(), op, 0);
+                GatherAlgorithms.linearScatter(ch, c.rank() == 0 ? Collectives.equalBlocks(data, p, blockBytes) : null,
+                        data.asSlice(c.rank() * blockBytes, blockBytes), 0);
+            }
+            default -> throw c.unknownAlgorithm("reduce_scatter_block", alg, "ring, reduce_scatter");
+        }
+        MemorySegment.copy(data, c.rank() * blockBytes, recv.receiveSegment(), 0, blockBytes);
+        recv.received(blockBytes);
+    }
+
+    void reduceScatter(Buffer send, Buffer recv, int[] recvCounts, Op op) {
+        String call = "Comm.reduceScatter";
+        comm.checkBuffer(call, recv, true);
+        comm.checkBuffer(call, send, false);
+        c.requireType(call, send, recv);
+        int p = c.size();
+        if (recvCounts == null || recvCounts.length != p) {
+            throw new dev.tessera.TesseraException(dev.tessera.ErrorClass.ARG, comm.where(call)
+                    + ": recvCounts needs one entry per rank (" + p + ")");
+        }
+        long total = 0;
+        for (int n : recvCounts) {
+            if (n < 0) {
+                throw c.countError(call, "negative entry " + n + " in recvCounts");
+            }
+            total += n;
+        }
+        if (total != send.count() || recvCounts[c.rank()] > recv.count()) {
+            throw c.countError(call, "recvCounts sum to " + total + " but the send buffer has " + send.count()
+                    + " elements, or this rank's share " + recvCounts[c.rank()] + " exceeds its receive buffer (" + recv.count() + ")");
+        }
+        Buffer work = Buffer.raw(CollectiveChannel.scratch(send.byteSize()), send.type());
+        MemorySegment data = start(call, send, work, op);
+        CollectiveChannel ch = c.channel(call, recv.type());
+        long esize = recv.type().byteSize();
+        ReduceAlgorithms.binomial(ch, data, send.count(), op, 0);
+        MemorySegment[] blocks = new MemorySegment[p];
+        long offset = 0;
+        for (int i = 0; i < p; i++) {
+            blocks[i] = data.asSlice(offset, recvCounts[i] * esize);
+            offset += recvCounts[i] * esize;
+        }
+        MemorySegment mine = recv.receiveSegment().asSlice(0, recvCounts[c.rank()] * esize);
+        GatherAlgorithms.linearScatter(ch, c.rank() == 0 ? blocks : null, mine, 0);
+        recv.received(mine.byteSize());
+    }
+}
