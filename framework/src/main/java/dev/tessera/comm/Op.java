@@ -12,7 +12,7 @@ import java.util.function.LongBinaryOperator;
 /**
  * A reduction operation: {@code inout[i] = in[i] op inout[i]}, where {@code in} holds the
  * contribution of the lower-ranked processes. Built-ins are MPI's; user operations are
- * either element-wise lambdas ({@link #of(DoubleBinaryOperator, boolean)} and friends) or
+ * either element-wise lambdas ({@link #ofDoubles}, {@link #ofLongs}, {@link #ofInts}) or
  * whole-vector functions ({@link #create}). Non-commutative operations are applied in
  * rank order by every reduction algorithm.
  *
@@ -68,7 +68,7 @@ public final class Op {
     }
 
     /** An element-wise user operation on doubles: {@code f(in, inout)}. */
-    public static Op of(DoubleBinaryOperator f, boolean commutative) {
+    public static Op ofDoubles(DoubleBinaryOperator f, boolean commutative) {
         Objects.requireNonNull(f, "operator");
         return new Op((in, io, n, t) -> {
             requireType(t, Datatype.DOUBLE);
@@ -80,7 +80,7 @@ public final class Op {
     }
 
     /** An element-wise user operation on longs. */
-    public static Op of(LongBinaryOperator f, boolean commutative) {
+    public static Op ofLongs(LongBinaryOperator f, boolean commutative) {
         Objects.requireNonNull(f, "operator");
         return new Op((in, io, n, t) -> {
             requireType(t, Datatype.LONG);
@@ -92,7 +92,7 @@ public final class Op {
     }
 
     /** An element-wise user operation on ints. */
-    public static Op of(IntBinaryOperator f, boolean commutative) {
+    public static Op ofInts(IntBinaryOperator f, boolean commutative) {
         Objects.requireNonNull(f, "operator");
         return new Op((in, io, n, t) -> {
             requireType(t, Datatype.INT);
