@@ -3,6 +3,7 @@ package dev.tessera.runtime;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.ThreadLevel;
 import dev.tessera.device.Device;
+import dev.tessera.task.Team;
 import java.util.List;
 
 /**
@@ -18,6 +19,7 @@ public final class Runtime implements AutoCloseable {
     private final Options options;
     private final boolean ownsDevice;
     private volatile boolean closed;
+    private Team team;
 
     Runtime(Device device, Comm world, RankBootstrap bootstrap, Options options, boolean ownsDevice) {
         this.device = device;
@@ -72,6 +74,21 @@ public final class Runtime implements AutoCloseable {
         return options.threads(bootstrap.localSize());
     }
 
+    /**
+     * The rank's team of {@link #threads()} threads (created on first use, closed with the
+     * runtime). Member 0 is the calling thread, so under FUNNELED communication belongs in
+     * {@code ctx.master(...)} or outside parallel constructs.
+     */
+    public synchronized Team team() {
+        if (closed) {
+            throw new IllegalStateException("rank " + rank() + ": Runtime.team() after close()");
+        }
+        if (team == null) {
+            team = Team.create(threads());
+        }
+        return team;
+    }
+
     /** The program arguments left after Tessera's own options were removed. */
     public List<String> args() {
         return options.remaining();
@@ -97,6 +114,11 @@ public final class Runtime implements AutoCloseable {
             return;
         }
         closed = true;
+        synchronized (this) {
+            if (team != null) {
+                team.close();
+            }
+        }
         try {
             world.releaseRank();
         } finally {
