@@ -1,0 +1,51 @@
+package dev.tessera.examples;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.device.smp.SmpFabric;
+import dev.tessera.device.smp.SmpJob;
+import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Tessera;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The shipped examples reach their analytic solutions on 1, 2 and 4 ranks. */
+@Timeout(120)
+class ExamplesTest {
+
+    private static void runRanks(int ranks, String[] args, Consumer<Runtime> body) throws InterruptedException {
+        SmpJob job = new SmpJob(new SmpFabric(ranks));
+        job.start(rank -> () -> {
+            try (Runtime rt = Tessera.init(args)) {
+                body.accept(rt);
+            }
+        }, null, 8 << 20);
+        assertTrue(job.join(100, TimeUnit.SECONDS), "job finished");
+        SmpJob.RankOutcome failure = job.rootFailure();
+        assertNull(failure == null ? null : failure.failure());
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 4})
+    void heat3dConvergesToTheAnalyticSolution(int ranks) throws InterruptedException {
+        AtomicReference<Double> error = new AtomicReference<>();
+        runRanks(ranks, new String[] {"--threads", "2"}, rt -> {
+            double e = Heat3D.solve(rt.world(), rt.team(), 16, 0.02, false);
+            if (rt.rank() == 0) {
+                error.set(e);
+            }
+        });
+        assertTrue(error.get() < 0.01, "relative error " + error.get());
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 4})
+    void jacobi2dConvergesToTheAnalyticSolution(int ranks) throws InterruptedException {
+        runRanks(ranks, new String[0], rt -> Jacobi2D.solve(rt.world(), 16, 1e-8));
+    }
+}
