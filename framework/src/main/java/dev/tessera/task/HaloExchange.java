@@ -23,7 +23,8 @@ import java.util.List;
  *
  * <p>{@link #begin} packs and posts the messages and returns; interior work that needs no
  * ghost can run before {@link Pending#finish}, which waits and unpacks (for corners it
- * also does the dimensions after the first).
+ * also does the dimensions after the first). One exchange per HaloExchange may be in
+ * flight at a time: its message buffers are reused from step to step.
  */
 public final class HaloExchange {
 
@@ -39,6 +40,9 @@ public final class HaloExchange {
     private final int[] ghosts = new int[3];
     private final int[] lower;
     private final int[] upper;
+    /** Pack and unpack buffers per (dimension, side), allocated on first use and reused: one exchange in flight at a time. */
+    private final double[][] outgoing = new double[6][];
+    private final double[][] incoming = new double[6][];
 
     private HaloExchange(CartComm grid, int[] interiorExtents, int ghost, boolean corners) {
         this.grid = grid;
@@ -142,8 +146,12 @@ public final class HaloExchange {
                 }
                 int[][] sendBox = box(d, up ? interior[d] : ghost, ghost);
                 int[][] recvBox = box(d, up ? interior[d] + ghost : 0, ghost);
-                double[] out = pack(sendBox);
-                double[] in = new double[out.length];
+                int slot = 2 * d + side;
+                double[] out = pack(sendBox, slot);
+                if (incoming[slot] == null) {
+                    incoming[slot] = new double[out.length];
+                }
+                double[] in = incoming[slot];
                 // A message going up arrives in the receiver's lower ghost: tag by direction of travel.
                 requests.add(grid.irecv(Buffer.of(in), neighbour, TAG_BASE + 2 * d + (up ? 0 : 1)));
                 requests.add(grid.isend(Buffer.of(out), neighbour, TAG_BASE + 2 * d + (up ? 1 : 0)));
@@ -186,8 +194,11 @@ public final class HaloExchange {
             return new int[][] {lo, hi};
         }
 
-        private double[] pack(int[][] b) {
-            double[] out = new double[(b[1][0] - b[0][0]) * (b[1][1] - b[0][1]) * (b[1][2] - b[0][2])];
+        private double[] pack(int[][] b, int slot) {
+            if (outgoing[slot] == null) {
+                outgoing[slot] = new double[(b[1][0] - b[0][0]) * (b[1][1] - b[0][1]) * (b[1][2] - b[0][2])];
+            }
+            double[] out = outgoing[slot];
             int n = 0;
             for (int i = b[0][0]; i < b[1][0]; i++) {
                 for (int j = b[0][1]; j < b[1][1]; j++) {
