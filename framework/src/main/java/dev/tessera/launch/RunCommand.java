@@ -40,7 +40,7 @@ final class RunCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = {"-d", "--device"}, paramLabel = "DEVICE", defaultValue = "smp",
-            description = "Communication device: smp (ranks as threads of one JVM), shm, tcp, auto, mpi. Default: ${DEFAULT-VALUE}.")
+            description = "Communication device: smp (ranks as threads of one JVM), tcp (one process per rank, TCP between them); shm, auto and mpi are not built yet. Default: ${DEFAULT-VALUE}.")
     String device;
 
     @Option(names = "--tag-output", description = "Prefix every output line with [rank].")
@@ -65,7 +65,7 @@ final class RunCommand implements Callable<Integer> {
     List<String> args = new ArrayList<>();
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         if (ranks < 1) {
             System.err.println("tessera run: -np must be at least 1, got " + ranks);
             return 2;
@@ -88,8 +88,9 @@ final class RunCommand implements Callable<Integer> {
                 }
                 yield new SmpLauncher(System.err).run(spec);
             }
-            case "shm", "tcp", "auto", "mpi" -> {
-                System.err.println("tessera run: device '" + device + "' is not part of this build yet; use --device smp");
+            case "tcp" -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err).run(spec);
+            case "shm", "auto", "mpi" -> {
+                System.err.println("tessera run: device '" + device + "' is not part of this build yet; use --device smp or tcp");
                 yield 2;
             }
             default -> {

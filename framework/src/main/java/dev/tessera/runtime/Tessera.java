@@ -1,7 +1,5 @@
 package dev.tessera.runtime;
 
-import dev.tessera.ErrorClass;
-import dev.tessera.TesseraException;
 import dev.tessera.comm.CollectiveTuning;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.ThreadLevel;
@@ -18,8 +16,10 @@ import dev.tessera.device.smp.SmpFabric;
  * }
  * }</pre>
  *
- * <p>Under {@code bin/tessera run} the launcher has already connected the rank to its job;
- * a program started on its own runs as a job of one rank (like an MPI singleton).
+ * <p>Under {@code bin/tessera run --device smp} the launcher has already connected the
+ * rank to its job; a process started by a launcher (tessera, mpirun, srun) connects
+ * through {@link ProcessBootstrap}; a program started on its own runs as a job of one
+ * rank (like an MPI singleton).
  */
 public final class Tessera {
 
@@ -42,13 +42,11 @@ public final class Tessera {
         RankBootstrap bootstrap = RankBootstrap.current();
         boolean ownsDevice = false;
         if (bootstrap == null) {
-            String device = System.getenv("TESSERA_DEVICE");
-            if (device != null && !device.isBlank() && !device.equals("smp")) {
-                throw new TesseraException(ErrorClass.OTHER, "Tessera.init: TESSERA_DEVICE=" + device
-                        + " is not available in this build; only the in-JVM 'smp' device is (multi-process devices are not built yet)");
-            }
-            bootstrap = new RankBootstrap(new SmpFabric(1).device(0), 0, 1, 0, "singleton");
+            bootstrap = ProcessBootstrap.fromEnvironment(System.getenv());
             ownsDevice = true;
+        }
+        if (bootstrap == null) {
+            bootstrap = new RankBootstrap(new SmpFabric(1).device(0), 0, 1, 0, "singleton");
         }
         Device device = bootstrap.device();
         Comm world = Comm.createWorld(device, level, CollectiveTuning.fromEnvironment());

@@ -1,6 +1,8 @@
 package dev.tessera.device.smp;
 
 import dev.tessera.device.AbstractDevice;
+import dev.tessera.device.BufferedMessage;
+import dev.tessera.device.LocalRendezvousMessage;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
 import dev.tessera.device.IdleStrategy;
@@ -59,8 +61,8 @@ public final class SmpDevice extends AbstractDevice {
         SendRequest send = new SendRequest(dest);
         boolean eager = !synchronous && buffer.byteSize() <= fabric.eagerLimit();
         ReceiveRequest matched = fabric.engine(dest).arrive(env, () -> eager
-                ? new EagerMessage(env, buffer)
-                : (send.pending = new RendezvousMessage(env, buffer, send)));
+                ? BufferedMessage.copyOf(env, buffer)
+                : (send.pending = new LocalRendezvousMessage(env, buffer, send)));
         if (matched != null) {
             matched.accept(env, (dst, n) -> MemorySegment.copy(buffer, 0, dst, 0, n));
             send.completeSend();
@@ -123,52 +125,11 @@ public final class SmpDevice extends AbstractDevice {
     /** A send, remembering its unmatched rendezvous message so that it can be cancelled. */
     private static final class SendRequest extends DeviceRequest {
         final int dest;
-        RendezvousMessage pending;
+        LocalRendezvousMessage pending;
 
         SendRequest(int dest) {
             super(Kind.SEND);
             this.dest = dest;
-        }
-    }
-
-    /** A small message copied into its own buffer so the sender could complete at once. */
-    private static final class EagerMessage extends IncomingMessage {
-        private final MemorySegment copy;
-
-        EagerMessage(Envelope env, MemorySegment source) {
-            super(env);
-            long n = source.byteSize();
-            this.copy = n == 0 ? MemorySegment.NULL : MemorySegment.ofArray(new byte[(int) n]);
-            if (n > 0) {
-                MemorySegment.copy(source, 0, copy, 0, n);
-            }
-        }
-
-        @Override
-        public void copyTo(MemorySegment destination, long byteCount) {
-            MemorySegment.copy(copy, 0, destination, 0, byteCount);
-        }
-    }
-
-    /** A large or synchronous message still in the sender's buffer; the receiver copies it. */
-    private static final class RendezvousMessage extends IncomingMessage {
-        private final MemorySegment senderBuffer;
-        private final SendRequest send;
-
-        RendezvousMessage(Envelope env, MemorySegment senderBuffer, SendRequest send) {
-            super(env);
-            this.senderBuffer = senderBuffer;
-            this.send = send;
-        }
-
-        @Override
-        public void copyTo(MemorySegment destination, long byteCount) {
-            MemorySegment.copy(senderBuffer, 0, destination, 0, byteCount);
-        }
-
-        @Override
-        protected void delivered() {
-            send.completeSend();
         }
     }
 }

@@ -1,0 +1,126 @@
+package dev.tessera.device.tcp;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.device.JobFailure;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Builds the tcp device's all-to-all connections at startup. Every rank listens on an
+ * ephemeral port and publishes "host port" through the rendezvous; rank i then connects
+ * to every rank j < i and accepts one connection from every rank j > i, so each pair has
+ * exactly one connection. Accepted connections must pass the {@link Handshake} (job
+ * secret); anything else is logged and dropped while the rank keeps accepting. Once the
+ * mesh is complete the listening socket is closed: nothing can connect later.
+ */
+public final class TcpMesh {
+
+    private static final System.Logger LOG = System.getLogger("dev.tessera.device.tcp");
+
+    /**
+     * What a rank needs to join: its rank, the job size, the job secret, where to
+     * rendezvous, the address to listen on and advertise, and the startup timeout.
+     */
+    public record Spec(int rank, int size, String secret, DirectoryRendezvous rendezvous, InetAddress address,
+                       Duration startTimeout, long eagerLimit) {
+    }
+
+    private TcpMesh() {
+    }
+
+    /** Connects this rank to all others and returns the started device. */
+    public static TcpDevice connect(Spec spec, JobFailure failure) {
+        TcpDevice device = new TcpDevice(spec.rank(), spec.size(), spec.eagerLimit(), failure);
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(spec.address(), 0));
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            spec.rendezvous().publish(spec.rank(), spec.address().getHostAddress() + " " + port + " "
+                    + ProcessHandle.current().pid());
+            String[] table = spec.rendezvous().gather(spec.rank(), spec.size(), spec.startTimeout());
+            Thread acceptor = Thread.ofPlatform().daemon().name("tessera-tcp-accept-" + spec.rank())
+                    .start(() -> acceptAll(server, spec, device));
+            for (int peer = 0; peer < spec.rank(); peer++) {
+                device.attach(peer, dial(table[peer], spec, peer));
+            }
+            acceptor.join(spec.startTimeout().toMillis() + 5000);
+            for (int peer = spec.rank() + 1; peer < spec.size(); peer++) {
+                if (!device.isAttached(peer)) {
+                    throw new TesseraException(ErrorClass.PROC_FAILED, "rank " + spec.rank() + ": startup timeout: rank "
+                            + peer + " never connected within " + spec.startTimeout().toSeconds() + " s");
+                }
+            }
+        } catch (IOException e) {
+            throw new TesseraException(ErrorClass.OTHER, "rank " + spec.rank() + ": cannot set up tcp connections: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TesseraException(ErrorClass.OTHER, "rank " + spec.rank() + ": interrupted during startup", e);
+        }
+        device.startAll();
+        return device;
+    }
+
+    private static SocketChannel dial(String entry, Spec spec, int peer) throws IOException {
+        String[] parts = entry.split("\\s+");
+        InetSocketAddress target = new InetSocketAddress(parts[0], Integer.parseInt(parts[1]));
+        long deadline = System.nanoTime() + spec.startTimeout().toNanos();
+        while (true) {
+            try {
+                SocketChannel ch = SocketChannel.open(target);
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                Handshake.send(ch, spec.rank(), spec.secret());
+                return ch;
+            } catch (IOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("cannot connect to rank " + peer + " at " + target + ": " + e.getMessage(), e);
+                }
+                LockSupport.parkNanos(20_000_000L);
+            }
+        }
+    }
+
+    private static void acceptAll(ServerSocketChannel server, Spec spec, TcpDevice device) {
+        int expected = spec.size() - 1 - spec.rank();
+        int accepted = 0;
+        long deadline = System.nanoTime() + spec.startTimeout().toNanos();
+        try {
+            server.configureBlocking(false);
+            while (accepted < expected && System.nanoTime() < deadline) {
+                SocketChannel ch = server.accept();
+                if (ch == null) {
+                    LockSupport.parkNanos(2_000_000L);
+                    continue;
+                }
+                try {
+                    int peer = Handshake.receive(ch, spec.secret(), spec.size(), Duration.ofSeconds(5));
+                    if (peer <= spec.rank() || device.isAttached(peer)) {
+                        throw new IOException("unexpected connection from rank " + peer);
+                    }
+                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    device.attach(peer, ch);
+                    accepted++;
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "rank " + spec.rank() + ": rejected connection from "
+                            + remote(ch) + ": " + e.getMessage());
+                    ch.close();
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "rank " + spec.rank() + ": accepting connections failed: " + e);
+        }
+    }
+
+    private static String remote(SocketChannel ch) {
+        try {
+            return String.valueOf(ch.getRemoteAddress());
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+}

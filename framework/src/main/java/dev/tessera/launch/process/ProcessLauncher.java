@@ -1,0 +1,180 @@
+package dev.tessera.launch.process;
+
+import dev.tessera.launch.LaunchSpec;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Starts one JVM per rank on this machine (remote hosts are not supported yet: the
+ * command line for ssh is built by {@link #rankCommand}, but nothing starts it), passes
+ * each its place in the job through TESSERA_* variables, forwards its output line by line
+ * (optionally prefixed with "[rank] "), and waits. When a rank exits with a non-zero
+ * status the others get a grace period to notice (they are told through the device) and
+ * are then killed; the launcher reports which rank failed and exits non-zero. Ctrl-C
+ * (JVM shutdown) kills every rank. The rendezvous directory is removed at the end.
+ */
+public final class ProcessLauncher {
+
+    /** How long the other ranks may take to stop by themselves once one has failed. */
+    static final long GRACE_MILLIS = 10_000;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public ProcessLauncher(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public int run(LaunchSpec spec) throws IOException, InterruptedException {
+        if (!spec.hosts().isEmpty()) {
+            err.println("tessera run: --hosts/--hostfile (ranks on other machines over ssh) is not supported yet; "
+                    + "run on one host, or start the job with mpirun/srun");
+            return 2;
+        }
+        Path dir = Files.createTempDirectory("tessera-job-");
+        String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        String jobId = dir.getFileName().toString();
+        List<Process> ranks = new ArrayList<>();
+        List<Thread> pumps = new ArrayList<>();
+        Thread killer = new Thread(() -> ranks.forEach(Process::destroyForcibly));
+        Runtime.getRuntime().addShutdownHook(killer);
+        try {
+            for (int r = 0; r < spec.ranks(); r++) {
+                ProcessBuilder pb = new ProcessBuilder(rankCommand(spec));
+                Map<String, String> env = pb.environment();
+                env.put("TESSERA_RANK", Integer.toString(r));
+                env.put("TESSERA_SIZE", Integer.toString(spec.ranks()));
+                env.put("TESSERA_LOCAL_RANK", Integer.toString(r));
+                env.put("TESSERA_LOCAL_SIZE", Integer.toString(spec.ranks()));
+                env.put("TESSERA_NODE_ID", "0");
+                env.put("TESSERA_JOB_ID", jobId);
+                env.put("TESSERA_SECRET", secret);
+                env.put("TESSERA_RENDEZVOUS_DIR", dir.toString());
+                env.put("TESSERA_DEVICE", spec.device());
+                env.put("TESSERA_LOCAL_ONLY", "1");
+                env.put("TESSERA_START_TIMEOUT", Long.toString(spec.startTimeout().toSeconds()));
+                if (spec.threads() > 0) {
+                    env.put("TESSERA_THREADS", Integer.toString(spec.threads()));
+                }
+                Process p = pb.start();
+                ranks.add(p);
+                String prefix = spec.tagOutput() ? "[" + r + "] " : "";
+                pumps.add(pump(p.getInputStream(), out, prefix));
+                pumps.add(pump(p.getErrorStream(), err, prefix));
+                p.getOutputStream().close();
+            }
+            int status = await(ranks);
+            for (Thread t : pumps) {
+                t.join(2000);
+            }
+            return status;
+        } finally {
+            ranks.forEach(Process::destroyForcibly);
+            try {
+                Runtime.getRuntime().removeShutdownHook(killer);
+            } catch (IllegalStateException ignored) {
+                // already shutting down
+            }
+            deleteTree(dir);
+        }
+    }
+
+    /** The JVM command of a rank: this JVM's java, the framework's class path plus the program's, RankMain. */
+    static List<String> rankCommand(LaunchSpec spec) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-Xss4m");
+        cmd.addAll(spec.jvmOptions());
+        StringBuilder cp = new StringBuilder(System.getProperty("java.class.path"));
+        for (Path p : spec.classPath()) {
+            cp.append(java.io.File.pathSeparatorChar).append(p.toAbsolutePath());
+        }
+        cmd.add("-cp");
+        cmd.add(cp.toString());
+        cmd.add(RankMain.class.getName());
+        cmd.add(spec.mainClass());
+        cmd.addAll(spec.args());
+        return cmd;
+    }
+
+    private int await(List<Process> ranks) throws InterruptedException {
+        int firstFailed = -1;
+        int status = 0;
+        long failedAt = 0;
+        while (true) {
+            boolean allDone = true;
+            for (int r = 0; r < ranks.size(); r++) {
+                Process p = ranks.get(r);
+                if (p.isAlive()) {
+                    allDone = false;
+                } else if (p.exitValue() != 0 && firstFailed < 0) {
+                    firstFailed = r;
+                    status = p.exitValue();
+                    failedAt = System.nanoTime();
+                    err.println("tessera: rank " + r + " exited with status " + describe(p.exitValue())
+                            + "; stopping the job");
+                }
+            }
+            if (allDone) {
+                return status;
+            }
+            if (firstFailed >= 0 && System.nanoTime() - failedAt > TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS)) {
+                for (int r = 0; r < ranks.size(); r++) {
+                    if (ranks.get(r).isAlive()) {
+                        err.println("tessera: killing rank " + r + " (still running " + GRACE_MILLIS / 1000
+                                + " s after rank " + firstFailed + " failed)");
+                        ranks.get(r).destroyForcibly();
+                    }
+                }
+                for (Process p : ranks) {
+                    p.waitFor(5, TimeUnit.SECONDS);
+                }
+                return status;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static String describe(int exit) {
+        return exit > 128 ? exit + " (killed by signal " + (exit - 128) + ")" : Integer.toString(exit);
+    }
+
+    private static Thread pump(InputStream in, PrintStream target, String prefix) {
+        return Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (target) {
+                        target.println(prefix + line);
+                    }
+                }
+            } catch (IOException ignored) {
+                // the rank's stream closed
+            }
+        });
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.tessera.launch.process;
+
+import dev.tessera.device.Device;
+import dev.tessera.runtime.ProcessBootstrap;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+
+/**
+ * The main class of a rank process started by {@link ProcessLauncher}: runs the
+ * program's main, and if it throws, tells the other ranks (ABORT, naming this rank and
+ * the cause) before exiting with status 1, so that they stop within seconds instead of
+ * waiting for this rank forever. Exits 0 when main returns, closing the device if the
+ * program left its runtime open.
+ *
+ * <p>Usage: {@code RankMain MAIN [ARGS...]}.
+ */
+public final class RankMain {
+
+    private RankMain() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 1) {
+            System.err.println("usage: RankMain MAIN [ARGS...]");
+            System.exit(2);
+        }
+        String rank = System.getenv().getOrDefault("TESSERA_RANK", "?");
+        Method main;
+        try {
+            main = Class.forName(args[0]).getMethod("main", String[].class);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            System.err.println("tessera: rank " + rank + ": cannot start " + args[0] + ": " + e);
+            System.exit(2);
+            return;
+        }
+        try {
+            main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+        } catch (InvocationTargetException e) {
+            fail(rank, e.getCause());
+        } catch (IllegalAccessException e) {
+            fail(rank, e);
+        }
+        Device device = ProcessBootstrap.currentDevice();
+        if (device != null) {
+            device.close();
+        }
+        System.out.flush();
+        System.exit(0);
+    }
+
+    private static void fail(String rank, Throwable cause) {
+        System.err.println("tessera: rank " + rank + " failed: " + cause);
+        cause.printStackTrace();
+        Device device = ProcessBootstrap.currentDevice();
+        if (device != null) {
+            device.abort(device.rank(), cause);
+        }
+        System.err.flush();
+        System.exit(1);
+    }
+}

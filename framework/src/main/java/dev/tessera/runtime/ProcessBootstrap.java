@@ -1,0 +1,152 @@
+package dev.tessera.runtime;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.device.Device;
+import dev.tessera.device.JobFailure;
+import dev.tessera.device.tcp.DirectoryRendezvous;
+import dev.tessera.device.tcp.TcpDevice;
+import dev.tessera.device.tcp.TcpMesh;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+
+/**
+ * Connects a rank that runs as its own process to its job, from what the launcher put in
+ * the environment: Tessera's launcher (TESSERA_RANK / TESSERA_SIZE), Open MPI's mpirun
+ * (OMPI_COMM_WORLD_RANK / SIZE / LOCAL_RANK / LOCAL_SIZE), Slurm (SLURM_PROCID /
+ * SLURM_NTASKS / SLURM_LOCALID) or a PMI launcher (PMI_RANK / PMI_SIZE).
+ *
+ * <p>Other variables: TESSERA_DEVICE (tcp; the default), TESSERA_RENDEZVOUS_DIR (where
+ * ranks publish their addresses; under mpirun without it, a directory in /tmp named
+ * after the Open MPI job), TESSERA_SECRET (the job secret; without it rank 0 writes one
+ * into the rendezvous directory), TESSERA_IFACE (address to use), TESSERA_START_TIMEOUT
+ * (seconds, default 60), TESSERA_JOB_ID, TESSERA_NODE_ID.
+ */
+public final class ProcessBootstrap {
+
+    private static volatile Device current;
+
+    private ProcessBootstrap() {
+    }
+
+    /** The device of this process's rank, once bootstrapped (used to abort the job when main throws). */
+    public static Device currentDevice() {
+        return current;
+    }
+
+    /** A rank bootstrap from the environment, or null if no launcher variables are present. */
+    public static RankBootstrap fromEnvironment(Map<String, String> env) {
+        int[] place = rankAndSize(env);
+        if (place == null) {
+            return null;
+        }
+        int rank = place[0];
+        int size = place[1];
+        String device = env.getOrDefault("TESSERA_DEVICE", "tcp");
+        if (!device.equals("tcp")) {
+            throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": TESSERA_DEVICE=" + device
+                    + " is not available in this build; multi-process jobs use 'tcp'");
+        }
+        Duration timeout = Duration.ofSeconds(Long.parseLong(env.getOrDefault("TESSERA_START_TIMEOUT", "60")));
+        DirectoryRendezvous rendezvous = new DirectoryRendezvous(rendezvousDir(env, rank));
+        String secret = env.get("TESSERA_SECRET");
+        if (secret == null || secret.isBlank()) {
+            secret = rendezvous.shared("secret", rank == 0, ProcessBootstrap::newSecret, timeout);
+        }
+        JobFailure failure = new JobFailure();
+        long eager = Long.parseLong(env.getOrDefault("TESSERA_EAGER_LIMIT", Long.toString(TcpDevice.DEFAULT_EAGER_LIMIT)));
+        TcpDevice tcp = TcpMesh.connect(new TcpMesh.Spec(rank, size, secret, rendezvous, address(env), timeout, eager),
+                failure);
+        current = tcp;
+        int localRank = intOr(env, 0, "TESSERA_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID");
+        int localSize = intOr(env, size, "TESSERA_LOCAL_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE");
+        int node = intOr(env, 0, "TESSERA_NODE_ID", "SLURM_NODEID");
+        return new RankBootstrap(tcp, localRank, localSize, node, env.getOrDefault("TESSERA_JOB_ID", "job"));
+    }
+
+    static int[] rankAndSize(Map<String, String> env) {
+        String[][] pairs = {{"TESSERA_RANK", "TESSERA_SIZE"}, {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+            {"PMI_RANK", "PMI_SIZE"}, {"SLURM_PROCID", "SLURM_NTASKS"}};
+        for (String[] p : pairs) {
+            String r = env.get(p[0]);
+            String s = env.get(p[1]);
+            if (r != null && s != null) {
+                try {
+                    int rank = Integer.parseInt(r.trim());
+                    int size = Integer.parseInt(s.trim());
+                    if (rank < 0 || size < 1 || rank >= size) {
+                        throw new NumberFormatException();
+                    }
+                    return new int[] {rank, size};
+                } catch (NumberFormatException e) {
+                    throw new TesseraException(ErrorClass.ARG, "invalid " + p[0] + "=" + r + " / " + p[1] + "=" + s);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Path rendezvousDir(Map<String, String> env, int rank) {
+        String dir = env.get("TESSERA_RENDEZVOUS_DIR");
+        if (dir != null && !dir.isBlank()) {
+            return Path.of(dir);
+        }
+        String ompiJob = env.getOrDefault("OMPI_MCA_ess_base_jobid", env.get("OMPI_MCA_orte_ess_jobid"));
+        if (ompiJob != null) {
+            return Path.of(System.getProperty("java.io.tmpdir"), "tessera-ompi-" + ompiJob.replaceAll("[^A-Za-z0-9_.-]", "_"));
+        }
+        String slurmJob = env.get("SLURM_JOB_ID");
+        if (slurmJob != null) {
+            return Path.of(env.getOrDefault("HOME", System.getProperty("java.io.tmpdir")), ".tessera", "slurm-" + slurmJob);
+        }
+        throw new TesseraException(ErrorClass.OTHER, "rank " + rank
+                + ": no rendezvous: set TESSERA_RENDEZVOUS_DIR to a directory all ranks can see");
+    }
+
+    private static InetAddress address(Map<String, String> env) {
+        try {
+            String iface = env.get("TESSERA_IFACE");
+            if (iface != null && !iface.isBlank()) {
+                NetworkInterface ni = NetworkInterface.getByName(iface);
+                if (ni != null) {
+                    return ni.inetAddresses().filter(a -> a.getAddress().length == 4).findFirst()
+                            .orElseThrow(() -> new TesseraException(ErrorClass.ARG, "interface " + iface + " has no IPv4 address"));
+                }
+                return InetAddress.getByName(iface);
+            }
+            if ("1".equals(env.get("TESSERA_LOCAL_ONLY"))) {
+                return InetAddress.getLoopbackAddress();
+            }
+            return InetAddress.getLocalHost();
+        } catch (UnknownHostException | SocketException e) {
+            throw new TesseraException(ErrorClass.ARG, "cannot resolve the address to use (TESSERA_IFACE): " + e, e);
+        }
+    }
+
+    private static int intOr(Map<String, String> env, int fallback, String... names) {
+        for (String n : names) {
+            String v = env.get(n);
+            if (v != null) {
+                try {
+                    return Integer.parseInt(v.trim());
+                } catch (NumberFormatException ignored) {
+                    // try the next variable
+                }
+            }
+        }
+        return fallback;
+    }
+
+    static String newSecret() {
+        byte[] b = new byte[16];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+}
