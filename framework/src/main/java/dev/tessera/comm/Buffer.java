@@ -22,18 +22,29 @@ import java.util.Objects;
  */
 public final class Buffer {
 
+    /** Never started: a thread that is not the owner of any confined arena. */
+    private static final Thread OTHER_THREAD = new Thread(() -> { });
+
     private final MemorySegment segment;
     private final Datatype type;
     private final int count;
     private final boolean[] booleans;
     private final int booleanOffset;
+    /** A thread-confined segment of the user's, staged through {@code segment}; else null. */
+    private final MemorySegment confined;
 
     private Buffer(MemorySegment segment, Datatype type, int count, boolean[] booleans, int booleanOffset) {
+        this(segment, type, count, booleans, booleanOffset, null);
+    }
+
+    private Buffer(MemorySegment segment, Datatype type, int count, boolean[] booleans, int booleanOffset,
+                   MemorySegment confined) {
         this.segment = segment;
         this.type = type;
         this.count = count;
         this.booleans = booleans;
         this.booleanOffset = booleanOffset;
+        this.confined = confined;
     }
 
     private static Buffer array(Object array, int length, int offset, int count, Datatype type) {
@@ -82,7 +93,12 @@ public final class Buffer {
         return new Buffer(MemorySegment.ofArray(new byte[count]), Datatype.BOOLEAN, count, a, offset);
     }
 
-    /** A segment holding elements of {@code type}; its size must be a multiple of the element size. */
+    /**
+     * A segment holding elements of {@code type}; its size must be a multiple of the element
+     * size. Segments of shared, global and automatic arenas (and heap segments) are used in
+     * place; a segment of a confined arena is staged through a private copy, because
+     * devices move data on threads of their own, which a confined segment refuses.
+     */
     public static Buffer of(MemorySegment segment, Datatype type) {
         Objects.requireNonNull(segment, "buffer segment is null");
         Objects.requireNonNull(type, "datatype is null");
@@ -93,6 +109,10 @@ public final class Buffer {
         if (n * type.byteSize() != segment.byteSize() || n > Integer.MAX_VALUE) {
             throw new TesseraException(ErrorClass.BUFFER, "segment of " + segment.byteSize()
                     + " bytes is not a whole number (< 2^31) of " + type + " elements");
+        }
+        if (!segment.isAccessibleBy(OTHER_THREAD)) {
+            return new Buffer(MemorySegment.ofArray(new byte[Math.toIntExact(segment.byteSize())]), type, (int) n,
+                    null, 0, segment);
         }
         return new Buffer(segment, type, (int) n, null, 0);
     }
@@ -123,7 +143,8 @@ public final class Buffer {
         checkRange(this.count, offset, count);
         long size = type.byteSize();
         MemorySegment s = segment.asSlice(offset * size, count * size);
-        return new Buffer(s, type, count, booleans, booleanOffset + offset);
+        MemorySegment c = confined == null ? null : confined.asSlice(offset * size, count * size);
+        return new Buffer(s, type, count, booleans, booleanOffset + offset, c);
     }
 
     public Datatype type() {
@@ -139,8 +160,11 @@ public final class Buffer {
         return segment.byteSize();
     }
 
-    /** The bytes to send: for boolean arrays, packed now from the array. */
+    /** The bytes to send: for boolean arrays, packed now from the array; for confined segments, copied now. */
     MemorySegment sendSegment() {
+        if (confined != null) {
+            MemorySegment.copy(confined, 0, segment, 0, segment.byteSize());
+        }
         if (booleans != null) {
             for (int i = 0; i < count; i++) {
                 segment.set(ValueLayout.JAVA_BYTE, i, booleans[booleanOffset + i] ? (byte) 1 : (byte) 0);
@@ -154,8 +178,11 @@ public final class Buffer {
         return segment;
     }
 
-    /** Finishes a receive of {@code byteCount} bytes: unpacks booleans. */
+    /** Finishes a receive of {@code byteCount} bytes: unpacks booleans, copies into a confined segment. */
     void received(long byteCount) {
+        if (confined != null) {
+            MemorySegment.copy(segment, 0, confined, 0, Math.min(byteCount, segment.byteSize()));
+        }
         if (booleans != null) {
             int n = (int) Math.min(byteCount, count);
             for (int i = 0; i < n; i++) {
@@ -165,7 +192,7 @@ public final class Buffer {
     }
 
     boolean isReadOnly() {
-        return segment.isReadOnly();
+        return segment.isReadOnly() || (confined != null && confined.isReadOnly());
     }
 
     @Override

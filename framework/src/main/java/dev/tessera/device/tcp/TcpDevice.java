@@ -53,10 +53,14 @@ public final class TcpDevice extends AbstractDevice {
     private final PeerConnection[] peers;
     private final AtomicInteger nextId = new AtomicInteger();
     private final Map<Integer, PendingSend> pendingSends = new ConcurrentHashMap<>();
-    private final Map<Long, ReceiveRequest> pendingReceives = new ConcurrentHashMap<>();
+    private final Map<Long, PendingReceive> pendingReceives = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
     private record PendingSend(MemorySegment buffer, DeviceRequest request) {
+    }
+
+    /** A matched remote rendezvous: the receive and the envelope the RTS announced. */
+    private record PendingReceive(ReceiveRequest receive, Envelope envelope) {
     }
 
     TcpDevice(int rank, int size, long eagerLimit, JobFailure failure) {
@@ -187,7 +191,7 @@ public final class TcpDevice extends AbstractDevice {
 
         @Override
         public void deliver(ReceiveRequest receive) {
-            pendingReceives.put(key(from.peer, id), receive);
+            pendingReceives.put(key(from.peer, id), new PendingReceive(receive, envelope()));
             from.send(new PeerConnection.Outgoing(Frame.header(Frame.CTS, 0, 0, 0, id, 0), null, null));
         }
 
@@ -236,7 +240,7 @@ public final class TcpDevice extends AbstractDevice {
                         conn.send(new PeerConnection.Outgoing(Frame.header(Frame.RDATA, 0, 0, 0, id, s.buffer().byteSize()),
                                 s.buffer(), s.request()));
                     }
-                    case Frame.RDATA -> onRendezvousData(conn, env, id, len);
+                    case Frame.RDATA -> onRendezvousData(conn, id, len);
                     case Frame.GOODBYE -> {
                         conn.saidGoodbye = true;
                         return;
@@ -278,11 +282,13 @@ public final class TcpDevice extends AbstractDevice {
         }
     }
 
-    private void onRendezvousData(PeerConnection conn, Envelope announced, int id, long len) throws IOException {
-        ReceiveRequest r = pendingReceives.remove(key(conn.peer, id));
-        if (r == null) {
+    private void onRendezvousData(PeerConnection conn, int id, long len) throws IOException {
+        PendingReceive pending = pendingReceives.remove(key(conn.peer, id));
+        if (pending == null) {
             throw new IOException("RDATA for unknown rendezvous " + id + " from rank " + conn.peer);
         }
+        ReceiveRequest r = pending.receive();
+        Envelope announced = pending.envelope();
         long[] copied = {0};
         r.accept(new Envelope(conn.peer, announced.tag(), announced.context(), len, announced.typeCode()),
                 (dst, n) -> {

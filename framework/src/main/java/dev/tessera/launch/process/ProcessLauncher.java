@@ -34,10 +34,17 @@ public final class ProcessLauncher {
 
     private final PrintStream out;
     private final PrintStream err;
+    private final long jobTimeoutNanos;
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
+        this(out, err, java.time.Duration.ZERO);
+    }
+
+    /** A launcher that kills the job after {@code jobTimeout} (zero: no limit) and returns 124. */
+    public ProcessLauncher(PrintStream out, PrintStream err, java.time.Duration jobTimeout) {
         this.out = out;
         this.err = err;
+        this.jobTimeoutNanos = jobTimeout.toNanos();
     }
 
     public int run(LaunchSpec spec) throws IOException, InterruptedException {
@@ -114,6 +121,7 @@ public final class ProcessLauncher {
     }
 
     private int await(List<Process> ranks) throws InterruptedException {
+        long started = System.nanoTime();
         int firstFailed = -1;
         int status = 0;
         long failedAt = 0;
@@ -133,6 +141,14 @@ public final class ProcessLauncher {
             }
             if (allDone) {
                 return status;
+            }
+            if (jobTimeoutNanos > 0 && System.nanoTime() - started > jobTimeoutNanos) {
+                err.println("tessera: job timeout after " + jobTimeoutNanos / 1_000_000_000L + " s; killing every rank");
+                ranks.forEach(Process::destroyForcibly);
+                for (Process p : ranks) {
+                    p.waitFor(5, TimeUnit.SECONDS);
+                }
+                return 124;
             }
             if (firstFailed >= 0 && System.nanoTime() - failedAt > TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS)) {
                 for (int r = 0; r < ranks.size(); r++) {

@@ -1,0 +1,86 @@
+package dev.tessera.conformance;
+
+import dev.tessera.launch.LaunchSpec;
+import dev.tessera.launch.process.ProcessLauncher;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Runs test jobs with one real process per rank, through the same launcher as
+ * {@code tessera run --device D}: the {@link RankCase} is serialized into a file that
+ * every rank process reads. A rank that fails, or a job that outlives its timeout, fails
+ * the test with the job's output.
+ */
+public final class ProcessJobRunner implements JobRunner {
+
+    private final String device;
+    private final Duration timeout;
+
+    public ProcessJobRunner(String device) {
+        this(device, Duration.ofSeconds(90));
+    }
+
+    public ProcessJobRunner(String device, Duration timeout) {
+        this.device = device;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public String device() {
+        return device;
+    }
+
+    @Override
+    public void run(int ranks, RankCase body) {
+        Result r = launch(ranks, body, List.of());
+        if (r.status() != 0) {
+            throw new AssertionError(device + " job of " + ranks + " ranks failed with status " + r.status()
+                    + "; output:\n" + r.output());
+        }
+    }
+
+    /** The outcome of a job: exit status and everything the ranks and the launcher printed. */
+    public record Result(int status, String output) {
+    }
+
+    /** Launches a job and returns its outcome without judging it (for failure tests). */
+    public Result launch(int ranks, RankCase body, List<String> extraArgs) {
+        Path file = null;
+        try {
+            file = Files.createTempFile("tessera-case-", ".ser");
+            try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(file))) {
+                out.writeObject(body);
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            PrintStream sink = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+            List<String> args = new java.util.ArrayList<>(List.of(file.toString()));
+            args.addAll(extraArgs);
+            LaunchSpec spec = new LaunchSpec(ranks, 0, List.of(), 1, device, true, List.of(),
+                    ProcessRankCase.class.getName(), args, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
+                    Duration.ofSeconds(30));
+            int status = new ProcessLauncher(sink, sink, timeout).run(spec);
+            return new Result(status, bytes.toString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new AssertionError("cannot launch a " + device + " job", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        } finally {
+            if (file != null) {
+                file.toFile().delete();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return device;
+    }
+}
