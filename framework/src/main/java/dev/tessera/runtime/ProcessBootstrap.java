@@ -65,6 +65,11 @@ public final class ProcessBootstrap {
         TcpDevice tcp = TcpMesh.connect(new TcpMesh.Spec(rank, size, secret, rendezvous, address(env), timeout, eager),
                 failure);
         current = tcp;
+        installExitHandlers(tcp, Thread.currentThread());
+        if (rank == 0 && env.get("TESSERA_RENDEZVOUS_DIR") == null) {
+            // A directory we derived (mpirun, srun): every rank has read it once the mesh is complete.
+            deleteTree(rendezvous.directory());
+        }
         int localRank = intOr(env, 0, "TESSERA_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID");
         int localSize = intOr(env, size, "TESSERA_LOCAL_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE");
         int node = intOr(env, 0, "TESSERA_NODE_ID", "SLURM_NODEID");
@@ -142,6 +147,39 @@ public final class ProcessBootstrap {
             }
         }
         return fallback;
+    }
+
+    /**
+     * How a process rank leaves: if the thread that initialised it dies by an exception,
+     * the job is aborted (every peer learns which rank failed and why) before the JVM
+     * exits; otherwise the device is closed cleanly at JVM exit, after this rank's peers
+     * have said goodbye too (bounded), like MPI_Finalize.
+     */
+    private static void installExitHandlers(Device device, Thread initThread) {
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            if (t == initThread) {
+                System.err.println("tessera: rank " + device.rank() + " failed: " + e);
+                e.printStackTrace();
+                device.abort(device.rank(), e);
+                System.err.flush();
+                java.lang.Runtime.getRuntime().halt(1);
+            } else if (previous != null) {
+                previous.uncaughtException(t, e);
+            } else {
+                System.err.println("Exception in thread \"" + t.getName() + "\" " + e);
+                e.printStackTrace();
+            }
+        });
+        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(device::close, "tessera-close"));
+    }
+
+    private static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(dir)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException ignored) {
+            // best effort: a stale directory in /tmp is harmless, job ids differ
+        }
     }
 
     static String newSecret() {

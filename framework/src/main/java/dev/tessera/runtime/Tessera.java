@@ -42,8 +42,9 @@ public final class Tessera {
         RankBootstrap bootstrap = RankBootstrap.current();
         boolean ownsDevice = false;
         if (bootstrap == null) {
+            // A process rank's device lives until the process exits (see ProcessBootstrap): closing it
+            // here would tell the peers this rank left cleanly even when it is leaving by an exception.
             bootstrap = ProcessBootstrap.fromEnvironment(System.getenv());
-            ownsDevice = true;
         }
         if (bootstrap == null) {
             bootstrap = new RankBootstrap(new SmpFabric(1).device(0), 0, 1, 0, "singleton");

@@ -333,7 +333,7 @@ public final class TcpDevice extends AbstractDevice {
 
     @Override
     public void close() {
-        if (closing) {
+        if (closing || failure.hasFailed()) {
             return;
         }
         closing = true;

@@ -122,6 +122,7 @@ public final class ProcessLauncher {
 
     private int await(List<Process> ranks) throws InterruptedException {
         long started = System.nanoTime();
+        boolean[] reported = new boolean[ranks.size()];
         int firstFailed = -1;
         int status = 0;
         long failedAt = 0;
@@ -131,12 +132,15 @@ public final class ProcessLauncher {
                 Process p = ranks.get(r);
                 if (p.isAlive()) {
                     allDone = false;
-                } else if (p.exitValue() != 0 && firstFailed < 0) {
-                    firstFailed = r;
-                    status = p.exitValue();
-                    failedAt = System.nanoTime();
+                } else if (p.exitValue() != 0 && !reported[r]) {
+                    reported[r] = true;
                     err.println("tessera: rank " + r + " exited with status " + describe(p.exitValue())
-                            + "; stopping the job");
+                            + (firstFailed < 0 ? "; stopping the job" : ""));
+                    if (firstFailed < 0) {
+                        firstFailed = r;
+                        status = p.exitValue();
+                        failedAt = System.nanoTime();
+                    }
                 }
             }
             if (allDone) {

@@ -10,8 +10,8 @@ import java.util.Arrays;
  * The main class of a rank process started by {@link ProcessLauncher}: runs the
  * program's main, and if it throws, tells the other ranks (ABORT, naming this rank and
  * the cause) before exiting with status 1, so that they stop within seconds instead of
- * waiting for this rank forever. Exits 0 when main returns, closing the device if the
- * program left its runtime open.
+ * waiting for this rank forever. Exits 0 when main returns; the device then closes
+ * cleanly in the shutdown hook installed by {@link ProcessBootstrap}.
  *
  * <p>Usage: {@code RankMain MAIN [ARGS...]}.
  */
@@ -41,12 +41,8 @@ public final class RankMain {
         } catch (IllegalAccessException e) {
             fail(rank, e);
         }
-        Device device = ProcessBootstrap.currentDevice();
-        if (device != null) {
-            device.close();
-        }
         System.out.flush();
-        System.exit(0);
+        System.exit(0);   // the device closes cleanly in its shutdown hook
     }
 
     private static void fail(String rank, Throwable cause) {
@@ -57,6 +53,6 @@ public final class RankMain {
             device.abort(device.rank(), cause);
         }
         System.err.flush();
-        System.exit(1);
+        java.lang.Runtime.getRuntime().halt(1);   // no clean close: the peers were told this rank failed
     }
 }
