@@ -66,6 +66,17 @@ public final class ReceiveRequest extends DeviceRequest {
         complete(env.source(), env.tag(), env.byteCount(), env.typeCode(), error);
     }
 
+    /**
+     * How many bytes of a message with this envelope {@link #accept} will copy: none on a
+     * type mismatch, else as many as fit. For devices that stream a payload in pieces.
+     */
+    public long acceptableBytes(Envelope env) {
+        if (typeCode != ANY_TYPE && env.typeCode() != ANY_TYPE && env.typeCode() != typeCode) {
+            return 0;
+        }
+        return Math.min(env.byteCount(), buffer.byteSize());
+    }
+
     /** Copies the first {@code byteCount} bytes of a message's payload into a buffer. */
     @FunctionalInterface
     public interface PayloadCopier {

@@ -40,7 +40,7 @@ final class RunCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = {"-d", "--device"}, paramLabel = "DEVICE", defaultValue = "smp",
-            description = "Communication device: smp (ranks as threads of one JVM), tcp (one process per rank, TCP between them); shm, auto and mpi are not built yet. Default: ${DEFAULT-VALUE}.")
+            description = "Communication device: smp (ranks as threads of one JVM), shm (one process per rank, shared memory, one machine), tcp (one process per rank, TCP between them); auto and mpi are not built yet. Default: ${DEFAULT-VALUE}.")
     String device;
 
     @Option(names = "--tag-output", description = "Prefix every output line with [rank].")
@@ -88,9 +88,9 @@ final class RunCommand implements Callable<Integer> {
                 }
                 yield new SmpLauncher(System.err).run(spec);
             }
-            case "tcp" -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err).run(spec);
-            case "shm", "auto", "mpi" -> {
-                System.err.println("tessera run: device '" + device + "' is not part of this build yet; use --device smp or tcp");
+            case "tcp", "shm" -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err).run(spec);
+            case "auto", "mpi" -> {
+                System.err.println("tessera run: device '" + device + "' is not part of this build yet; use --device smp, shm or tcp");
                 yield 2;
             }
             default -> {

@@ -4,6 +4,8 @@ import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.device.Device;
 import dev.tessera.device.JobFailure;
+import dev.tessera.device.shm.ShmDevice;
+import dev.tessera.device.shm.ShmFile;
 import dev.tessera.device.tcp.DirectoryRendezvous;
 import dev.tessera.device.tcp.TcpDevice;
 import dev.tessera.device.tcp.TcpMesh;
@@ -50,11 +52,14 @@ public final class ProcessBootstrap {
         int rank = place[0];
         int size = place[1];
         String device = env.getOrDefault("TESSERA_DEVICE", "tcp");
+        Duration timeout = Duration.ofSeconds(Long.parseLong(env.getOrDefault("TESSERA_START_TIMEOUT", "60")));
+        if (device.equals("shm")) {
+            return shm(env, rank, size, timeout);
+        }
         if (!device.equals("tcp")) {
             throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": TESSERA_DEVICE=" + device
-                    + " is not available in this build; multi-process jobs use 'tcp'");
+                    + " is not available in this build; multi-process jobs use 'shm' (one machine) or 'tcp'");
         }
-        Duration timeout = Duration.ofSeconds(Long.parseLong(env.getOrDefault("TESSERA_START_TIMEOUT", "60")));
         DirectoryRendezvous rendezvous = new DirectoryRendezvous(rendezvousDir(env, rank));
         String secret = env.get("TESSERA_SECRET");
         if (secret == null || secret.isBlank()) {
@@ -74,6 +79,28 @@ public final class ProcessBootstrap {
         int localSize = intOr(env, size, "TESSERA_LOCAL_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE");
         int node = intOr(env, 0, "TESSERA_NODE_ID", "SLURM_NODEID");
         return new RankBootstrap(tcp, localRank, localSize, node, env.getOrDefault("TESSERA_JOB_ID", "job"));
+    }
+
+    /** All ranks on this machine, through a shared file named after the job (see {@link ShmFile}). */
+    private static RankBootstrap shm(Map<String, String> env, int rank, int size, Duration timeout) {
+        String job = env.get("TESSERA_JOB_ID");
+        if (job == null) {
+            job = env.getOrDefault("OMPI_MCA_ess_base_jobid", env.get("SLURM_JOB_ID"));
+        }
+        if (job == null) {
+            throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": the shm device needs TESSERA_JOB_ID "
+                    + "(set by tessera run) or an mpirun/srun job id to name its shared file");
+        }
+        Path file = shmFile(env, job);
+        ShmDevice d = ShmFile.join(file, rank, size, timeout, new JobFailure());
+        current = d;
+        installExitHandlers(d, Thread.currentThread());
+        return new RankBootstrap(d, rank, size, 0, job);
+    }
+
+    /** The shared file of a shm job: TESSERA_SHM_DIR (default /dev/shm) / tessera-JOB. */
+    public static Path shmFile(Map<String, String> env, String job) {
+        return Path.of(env.getOrDefault("TESSERA_SHM_DIR", "/dev/shm"), "tessera-" + job.replaceAll("[^A-Za-z0-9_.-]", "_"));
     }
 
     static int[] rankAndSize(Map<String, String> env) {

@@ -9,6 +9,6 @@ public final class Runners {
     }
 
     public static List<JobRunner> all() {
-        return List.of(new SmpJobRunner(), new ProcessJobRunner("tcp"));
+        return List.of(new SmpJobRunner(), new ProcessJobRunner("tcp"), new ProcessJobRunner("shm"));
     }
 }

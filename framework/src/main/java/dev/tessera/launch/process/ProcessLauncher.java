@@ -98,6 +98,7 @@ public final class ProcessLauncher {
                 // already shutting down
             }
             deleteTree(dir);
+            Files.deleteIfExists(dev.tessera.runtime.ProcessBootstrap.shmFile(System.getenv(), jobId));
         }
     }
 

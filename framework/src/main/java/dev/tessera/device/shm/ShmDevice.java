@@ -1,0 +1,506 @@
+package dev.tessera.device.shm;
+
+import static dev.tessera.device.shm.ShmLayout.ACK;
+import static dev.tessera.device.shm.ShmLayout.CELL_HEADER;
+import static dev.tessera.device.shm.ShmLayout.C_CHUNK;
+import static dev.tessera.device.shm.ShmLayout.C_CONTEXT;
+import static dev.tessera.device.shm.ShmLayout.C_FLAGS;
+import static dev.tessera.device.shm.ShmLayout.C_ID;
+import static dev.tessera.device.shm.ShmLayout.C_KIND;
+import static dev.tessera.device.shm.ShmLayout.C_TAG;
+import static dev.tessera.device.shm.ShmLayout.C_TOTAL;
+import static dev.tessera.device.shm.ShmLayout.C_TYPE;
+import static dev.tessera.device.shm.ShmLayout.FIRST;
+import static dev.tessera.device.shm.ShmLayout.FLAG_SYNC;
+import static dev.tessera.device.shm.ShmLayout.MORE;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.device.AbstractDevice;
+import dev.tessera.device.BufferedMessage;
+import dev.tessera.device.DeviceRequest;
+import dev.tessera.device.Envelope;
+import dev.tessera.device.IdleStrategy;
+import dev.tessera.device.IncomingMessage;
+import dev.tessera.device.JobFailure;
+import dev.tessera.device.LocalRendezvousMessage;
+import dev.tessera.device.MatchingEngine;
+import dev.tessera.device.ReceiveRequest;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Ranks in separate processes on one machine, through a shared file mapped by every rank
+ * ({@link ShmLayout}): one SPSC ring of fixed cells per ordered pair of ranks.
+ *
+ * <p>A message travels as a FIRST cell (envelope, total length, first piece of payload)
+ * and as many MORE cells as its payload needs, all in the ring from sender to receiver,
+ * so messages from one sender are seen in send order (MPI non-overtaking) whatever
+ * their size. The ring is the pipeline: the sender fills cells while the receiver drains
+ * them. A receiver that has the receive posted when FIRST arrives copies every piece
+ * straight into the receive buffer; otherwise the pieces gather in a private buffer that
+ * a later receive copies from. A synchronous send completes when its ACK cell comes back,
+ * sent by the receiver the moment the message is matched.
+ *
+ * <p>Progress is driven by the threads that wait ({@link #progress}, one at a time): it
+ * drains inbound rings, pushes queued outbound pieces, and every 100 ms checks that the
+ * peers' processes are alive and that no rank has aborted the job.
+ */
+public final class ShmDevice extends AbstractDevice {
+
+    private final MemorySegment file;
+    private final int rank;
+    private final int size;
+    private final long eagerLimit;
+    private final Outbound[] outbound;
+    private final ShmRing[] inbound;
+    private final Assembly[] current;
+    private final MatchingEngine engine = new MatchingEngine();
+    private final Map<Integer, Outgoing> awaitingAck = new ConcurrentHashMap<>();
+    private final AtomicInteger nextId = new AtomicInteger();
+    private final ReentrantLock progressLock = new ReentrantLock();
+    private final long[] peerPids;
+    private long nextLivenessCheck;
+    private volatile boolean closed;
+
+    ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure) {
+        super(failure, IdleStrategy.backoff());
+        this.file = file;
+        this.rank = rank;
+        this.size = size;
+        this.eagerLimit = eagerLimit;
+        this.outbound = new Outbound[size];
+        this.inbound = new ShmRing[size];
+        this.current = new Assembly[size];
+        this.peerPids = new long[size];
+        for (int p = 0; p < size; p++) {
+            if (p != rank) {
+                outbound[p] = new Outbound(new ShmRing(file, ShmLayout.ringOffset(rank, p, size, cellBytes, cells),
+                        cellBytes, cells, true));
+                inbound[p] = new ShmRing(file, ShmLayout.ringOffset(p, rank, size, cellBytes, cells), cellBytes, cells, false);
+            }
+            peerPids[p] = file.get(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(p));
+        }
+    }
+
+    @Override
+    public String name() {
+        return "shm";
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public long eagerLimit() {
+        return eagerLimit;
+    }
+
+    // ------------------------------------------------------------------ sending
+
+    /** A message (or an ACK) on its way into a ring. */
+    private static final class Outgoing {
+        final MemorySegment payload;
+        final int kind;
+        final int tag;
+        final int context;
+        final int typeCode;
+        final int id;
+        final boolean sync;
+        final DeviceRequest request;
+        long written;
+        boolean firstSent;
+        boolean allWritten;
+        boolean acked;
+
+        Outgoing(MemorySegment payload, int kind, int tag, int context, int typeCode, int id, boolean sync,
+                 DeviceRequest request) {
+            this.payload = payload;
+            this.kind = kind;
+            this.tag = tag;
+            this.context = context;
+            this.typeCode = typeCode;
+            this.id = id;
+            this.sync = sync;
+            this.request = request;
+        }
+
+        synchronized void written() {
+            allWritten = true;
+            if (request != null && (!sync || acked)) {
+                request.completeSend();
+            }
+        }
+
+        synchronized void acknowledged() {
+            acked = true;
+            if (allWritten) {
+                request.completeSend();
+            }
+        }
+    }
+
+    /** The producer side of the ring to one peer and the queue of pieces not yet in it; lock: the object. */
+    private static final class Outbound {
+        final ShmRing ring;
+        final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
+
+        Outbound(ShmRing ring) {
+            this.ring = ring;
+        }
+
+        /** Writes queued pieces while there is room; true if anything was written. */
+        synchronized boolean push() {
+            boolean any = false;
+            Outgoing m;
+            while ((m = queue.peek()) != null) {
+                while (!m.firstSent || m.written < m.payload.byteSize()) {
+                    MemorySegment cell = ring.claim();
+                    if (cell == null) {
+                        return any;
+                    }
+                    int chunk = (int) Math.min(ring.payloadCapacity(), m.payload.byteSize() - m.written);
+                    cell.set(ValueLayout.JAVA_INT, C_KIND, m.firstSent ? MORE : m.kind);
+                    cell.set(ValueLayout.JAVA_INT, C_TAG, m.tag);
+                    cell.set(ValueLayout.JAVA_INT, C_CONTEXT, m.context);
+                    cell.set(ValueLayout.JAVA_INT, C_TYPE, m.typeCode);
+                    cell.set(ValueLayout.JAVA_LONG, C_TOTAL, m.payload.byteSize());
+                    cell.set(ValueLayout.JAVA_INT, C_ID, m.id);
+                    cell.set(ValueLayout.JAVA_INT, C_FLAGS, m.sync ? FLAG_SYNC : 0);
+                    cell.set(ValueLayout.JAVA_INT, C_CHUNK, chunk);
+                    if (chunk > 0) {
+                        MemorySegment.copy(m.payload, m.written, cell, CELL_HEADER, chunk);
+                    }
+                    ring.publish();
+                    m.written += chunk;
+                    m.firstSent = true;
+                    any = true;
+                }
+                queue.poll();
+                m.written();
+            }
+            return any;
+        }
+
+        synchronized void add(Outgoing m) {
+            queue.add(m);
+        }
+    }
+
+    @Override
+    public DeviceRequest isend(MemorySegment buffer, int dest, int tag, int context, int typeCode, boolean synchronous) {
+        failure.check();
+        DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
+        if (dest == rank) {
+            Envelope env = new Envelope(rank, tag, context, buffer.byteSize(), typeCode);
+            boolean eager = !synchronous && buffer.byteSize() <= eagerLimit;
+            ReceiveRequest matched = engine.arrive(env, () -> eager ? BufferedMessage.copyOf(env, buffer)
+                    : new LocalRendezvousMessage(env, buffer, send));
+            if (matched != null) {
+                matched.accept(env, (dst, n) -> MemorySegment.copy(buffer, 0, dst, 0, n));
+                send.completeSend();
+            } else if (eager) {
+                send.completeSend();
+            }
+            return send;
+        }
+        int id = synchronous ? nextId.incrementAndGet() : 0;
+        Outgoing m = new Outgoing(buffer, FIRST, tag, context, typeCode, id, synchronous, send);
+        if (synchronous) {
+            awaitingAck.put(id, m);
+        }
+        Outbound ob = outbound[dest];
+        ob.add(m);
+        ob.push();
+        return send;
+    }
+
+    private void sendAck(int peer, int id) {
+        Outbound ob = outbound[peer];
+        ob.add(new Outgoing(MemorySegment.NULL, ACK, 0, 0, 0, id, false, null));
+        ob.push();
+    }
+
+    // ------------------------------------------------------------------ receiving
+
+    @Override
+    public ReceiveRequest irecv(MemorySegment buffer, int source, int tag, int context, int typeCode) {
+        failure.check();
+        ReceiveRequest r = new ReceiveRequest(buffer, source, tag, context, typeCode);
+        IncomingMessage m = engine.post(r);
+        if (m != null) {
+            m.deliver(r);
+        }
+        return r;
+    }
+
+    @Override
+    public Envelope iprobe(int source, int tag, int context) {
+        failure.check();
+        progress();
+        return engine.peek(source, tag, context);
+    }
+
+    @Override
+    public IncomingMessage improbe(int source, int tag, int context) {
+        failure.check();
+        progress();
+        return engine.take(source, tag, context);
+    }
+
+    @Override
+    public boolean cancel(DeviceRequest request) {
+        if (request instanceof ReceiveRequest r && engine.cancel(r)) {
+            r.completeCancelled();
+            return true;
+        }
+        return false;
+    }
+
+    /** A message arriving in pieces from one peer: into a matched receive, or into a private buffer. */
+    private final class Assembly {
+        final Envelope env;
+        final ReceiveRequest target;
+        final long limit;
+        final Unexpected unexpected;
+        long received;
+
+        Assembly(Envelope env, ReceiveRequest target, Unexpected unexpected) {
+            this.env = env;
+            this.target = target;
+            this.unexpected = unexpected;
+            this.limit = target == null ? env.byteCount() : target.acceptableBytes(env);
+        }
+
+        /** Takes one cell's payload; true when the message is complete. */
+        boolean take(MemorySegment cell, int chunk) {
+            if (target != null) {
+                long n = Math.min(chunk, limit - received);
+                if (n > 0) {
+                    MemorySegment.copy(cell, CELL_HEADER, target.buffer(), received, n);
+                }
+            } else if (chunk > 0) {
+                MemorySegment.copy(cell, CELL_HEADER, unexpected.data, received, chunk);
+            }
+            received += chunk;
+            return received >= env.byteCount();
+        }
+
+        void finish() {
+            if (target != null) {
+                target.accept(env, (dst, n) -> { });
+            } else {
+                unexpected.completed();
+            }
+        }
+    }
+
+    /** A message that arrived before its receive: buffered as its pieces come; a receive may match it early. */
+    private final class Unexpected extends IncomingMessage {
+        final MemorySegment data;
+        final boolean sync;
+        final int id;
+        private boolean done;
+        private ReceiveRequest waiting;
+
+        Unexpected(Envelope env, boolean sync, int id) {
+            super(env);
+            this.data = env.byteCount() == 0 ? MemorySegment.NULL
+                    : MemorySegment.ofArray(new byte[Math.toIntExact(env.byteCount())]);
+            this.sync = sync;
+            this.id = id;
+        }
+
+        @Override
+        public void deliver(ReceiveRequest receive) {
+            if (sync) {
+                sendAck(envelope.source(), id);
+            }
+            synchronized (this) {
+                if (!done) {
+                    waiting = receive;
+                    return;
+                }
+            }
+            receive.accept(envelope, this);
+        }
+
+        void completed() {
+            ReceiveRequest r;
+            synchronized (this) {
+                done = true;
+                r = waiting;
+            }
+            if (r != null) {
+                r.accept(envelope, this);
+            }
+        }
+
+        @Override
+        public void copyTo(MemorySegment destination, long byteCount) {
+            MemorySegment.copy(data, 0, destination, 0, byteCount);
+        }
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    @Override
+    public boolean progress() {
+        if (!progressLock.tryLock()) {
+            return false;
+        }
+        try {
+            boolean any = false;
+            for (int p = 0; p < size; p++) {
+                if (p != rank) {
+                    any |= drain(p);
+                    if (!outbound[p].queue.isEmpty()) {
+                        any |= outbound[p].push();
+                    }
+                }
+            }
+            long now = System.nanoTime();
+            if (now >= nextLivenessCheck) {
+                nextLivenessCheck = now + 100_000_000L;
+                checkPeers();
+            }
+            return any;
+        } finally {
+            progressLock.unlock();
+        }
+    }
+
+    private boolean drain(int peer) {
+        ShmRing ring = inbound[peer];
+        boolean any = false;
+        MemorySegment cell;
+        while ((cell = ring.peek()) != null) {
+            any = true;
+            int kind = cell.get(ValueLayout.JAVA_INT, C_KIND);
+            int chunk = cell.get(ValueLayout.JAVA_INT, C_CHUNK);
+            if (kind == ACK) {
+                Outgoing m = awaitingAck.remove(cell.get(ValueLayout.JAVA_INT, C_ID));
+                ring.release();
+                if (m != null) {
+                    m.acknowledged();
+                }
+                continue;
+            }
+            if (kind == FIRST) {
+                current[peer] = arrival(peer, cell);
+            }
+            Assembly a = current[peer];
+            if (a == null || (kind != FIRST && kind != MORE)) {
+                failure.report(peer, new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank " + peer));
+                return any;
+            }
+            boolean complete = a.take(cell, chunk);
+            ring.release();
+            if (complete) {
+                current[peer] = null;
+                a.finish();
+            }
+        }
+        return any;
+    }
+
+    private Assembly arrival(int peer, MemorySegment cell) {
+        Envelope env = new Envelope(peer, cell.get(ValueLayout.JAVA_INT, C_TAG), cell.get(ValueLayout.JAVA_INT, C_CONTEXT),
+                cell.get(ValueLayout.JAVA_LONG, C_TOTAL), cell.get(ValueLayout.JAVA_INT, C_TYPE));
+        boolean sync = (cell.get(ValueLayout.JAVA_INT, C_FLAGS) & FLAG_SYNC) != 0;
+        int id = cell.get(ValueLayout.JAVA_INT, C_ID);
+        Unexpected[] holder = new Unexpected[1];
+        ReceiveRequest matched = engine.arrive(env, () -> holder[0] = new Unexpected(env, sync, id));
+        if (matched != null && sync) {
+            sendAck(peer, id);
+        }
+        return new Assembly(env, matched, holder[0]);
+    }
+
+    // ------------------------------------------------------------------ liveness, abort, close
+
+    private void checkPeers() {
+        int aborted = ShmLayout.getIntAcquire(file, ShmLayout.OFF_ABORT);
+        if (aborted > 0 && !failure.hasFailed()) {
+            int len = Math.min(ShmLayout.MAX_ABORT_TEXT, file.get(ValueLayout.JAVA_INT, ShmLayout.OFF_ABORT_LEN));
+            byte[] text = file.asSlice(ShmLayout.OFF_ABORT_TEXT, Math.max(0, len)).toArray(ValueLayout.JAVA_BYTE);
+            failure.report(aborted - 1, new TesseraException(ErrorClass.PROC_FAILED, new String(text, StandardCharsets.UTF_8)));
+            return;
+        }
+        for (int p = 0; p < size; p++) {
+            if (p == rank) {
+                continue;
+            }
+            int state = ShmLayout.getIntAcquire(file, ShmLayout.rankOffset(p) + 8);
+            if (state != ShmLayout.STATE_CLOSED
+                    && !ProcessHandle.of(peerPids[p]).map(ProcessHandle::isAlive).orElse(false)) {
+                failure.report(p, new TesseraException(ErrorClass.PROC_FAILED,
+                        "the process of rank " + p + " (pid " + peerPids[p] + ") died or was killed"));
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void checkHealthy() {
+        if (!failure.hasFailed() && progressLock.tryLock()) {
+            try {
+                checkPeers();
+            } finally {
+                progressLock.unlock();
+            }
+        }
+        super.checkHealthy();
+    }
+
+    @Override
+    public void abort(int failedRank, Throwable cause) {
+        super.abort(failedRank, cause);
+        byte[] text = ("rank " + failedRank + " failed: " + cause).getBytes(StandardCharsets.UTF_8);
+        int len = Math.min(text.length, ShmLayout.MAX_ABORT_TEXT);
+        if (ShmLayout.casInt(file, ShmLayout.OFF_ABORT, 0, -1)) {
+            MemorySegment.copy(MemorySegment.ofArray(text), 0, file, ShmLayout.OFF_ABORT_TEXT, len);
+            file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_ABORT_LEN, len);
+            ShmLayout.setIntRelease(file, ShmLayout.OFF_ABORT, failedRank + 1);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // Push what is still queued (bounded), then say this rank left on purpose.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        boolean pending = true;
+        while (pending && !failure.hasFailed() && System.nanoTime() < deadline) {
+            progress();
+            pending = false;
+            for (Outbound ob : outbound) {
+                if (ob != null) {
+                    synchronized (ob) {
+                        pending |= !ob.queue.isEmpty();
+                    }
+                }
+            }
+            if (pending) {
+                Thread.onSpinWait();
+            }
+        }
+        ShmLayout.setIntRelease(file, ShmLayout.rankOffset(rank) + 8, ShmLayout.STATE_CLOSED);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.tessera.device.shm;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.device.JobFailure;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Creates or joins a shm job's shared file and returns the rank's device. Rank 0 creates
+ * the file, writes the header and publishes the magic word last; the others wait for the
+ * magic. Every rank records its pid and counts itself in; the rank that completes the
+ * count unlinks the file, so nothing is left in /dev/shm even if ranks are killed later
+ * (the mappings stay valid). A rank that never attaches is named in the timeout error.
+ */
+public final class ShmFile {
+
+    /** Default cell size: 32 KiB (a message up to 32 KiB - 64 B fits one cell). */
+    public static final int DEFAULT_CELL_BYTES = 32 * 1024;
+    /** Default cells per ring: 32 (1 MiB per ring). */
+    public static final int DEFAULT_CELLS = 32;
+
+    private ShmFile() {
+    }
+
+    public static ShmDevice join(Path path, int rank, int size, Duration timeout, JobFailure failure) {
+        int cellBytes = Integer.getInteger("tessera.shm.cellBytes", DEFAULT_CELL_BYTES);
+        int cells = Integer.getInteger("tessera.shm.cells", DEFAULT_CELLS);
+        long bytes = ShmLayout.fileBytes(size, cellBytes, cells);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        MemorySegment file;
+        try {
+            if (rank == 0) {
+                Files.deleteIfExists(path);
+                file = map(path, bytes, true);
+                file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_SIZE, size);
+                file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_CELL_BYTES, cellBytes);
+                file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_CELLS, cells);
+                ShmLayout.setLongRelease(file, ShmLayout.OFF_MAGIC, ShmLayout.MAGIC);
+            } else {
+                while (!Files.exists(path) || Files.size(path) < bytes) {
+                    waitOrFail(deadline, rank, "shared file " + path + " was not created by rank 0");
+                }
+                file = map(path, bytes, false);
+                while (ShmLayout.getLongAcquire(file, ShmLayout.OFF_MAGIC) != ShmLayout.MAGIC) {
+                    waitOrFail(deadline, rank, "shared file " + path + " was not initialised by rank 0");
+                }
+                if (file.get(ValueLayout.JAVA_INT, ShmLayout.OFF_SIZE) != size
+                        || file.get(ValueLayout.JAVA_INT, ShmLayout.OFF_CELL_BYTES) != cellBytes) {
+                    throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": shared file " + path
+                            + " belongs to a job of another shape");
+                }
+            }
+        } catch (IOException e) {
+            throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": cannot map shared file " + path + ": " + e, e);
+        }
+        long me = ShmLayout.rankOffset(rank);
+        file.set(ValueLayout.JAVA_LONG, me, ProcessHandle.current().pid());
+        ShmLayout.setIntRelease(file, me + 8, ShmLayout.STATE_ATTACHED);
+        int count;
+        do {
+            count = ShmLayout.getIntAcquire(file, ShmLayout.OFF_ATTACHED);
+        } while (!ShmLayout.casInt(file, ShmLayout.OFF_ATTACHED, count, count + 1));
+        if (count + 1 == size) {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException ignored) {
+                // the launcher removes it at the end of the job
+            }
+        }
+        while (ShmLayout.getIntAcquire(file, ShmLayout.OFF_ATTACHED) < size) {
+            if (System.nanoTime() > deadline) {
+                throw new TesseraException(ErrorClass.PROC_FAILED, "rank " + rank + ": startup timeout after "
+                        + timeout.toSeconds() + " s: rank(s) " + missing(file, size) + " never attached to " + path);
+            }
+            LockSupport.parkNanos(1_000_000L);
+        }
+        return new ShmDevice(file, rank, size, cellBytes, cells, cellBytes - ShmLayout.CELL_HEADER, failure);
+    }
+
+    private static MemorySegment map(Path path, long bytes, boolean create) throws IOException {
+        try (FileChannel ch = create
+                ? FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, Arena.global());
+        }
+    }
+
+    private static void waitOrFail(long deadline, int rank, String what) {
+        if (System.nanoTime() > deadline) {
+            throw new TesseraException(ErrorClass.PROC_FAILED, "rank " + rank + ": startup timeout: " + what);
+        }
+        LockSupport.parkNanos(2_000_000L);
+    }
+
+    private static List<Integer> missing(MemorySegment file, int size) {
+        List<Integer> out = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (ShmLayout.getIntAcquire(file, ShmLayout.rankOffset(r) + 8) == 0) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.tessera.device.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The layout of a shm job's shared file. All fields are native-endian (every rank maps the
+ * file on the same machine); ring indices are written with release and read with acquire.
+ *
+ * <pre>
+ * header (HEADER_BYTES)
+ *   0   long  MAGIC                         written last by the creator (release): the file is ready
+ *   8   int   size (local ranks)
+ *  12   int   cell bytes
+ *  16   int   cells per ring
+ *  20   int   attached ranks (CAS); the rank that completes the count unlinks the file
+ *  24   int   abort: failed rank + 1, 0 if none
+ *  28   int   abort reason length
+ *  64 + 64 r  per rank: long pid, int state (0 absent, 1 attached, 2 closed cleanly)
+ *  2048       abort reason, UTF-8, up to 2048 bytes
+ * rings, one per ordered pair (src, dst), at HEADER_BYTES + (src * size + dst) * ringBytes
+ *   0   long  tail   (producer: next cell to write)       own cache line
+ *  64   long  head   (consumer: next cell to read)        own cache line
+ * 128   cells, each CELL_HEADER bytes of header then payload
+ * cell header
+ *   0   int   kind: FIRST (first piece of a message), MORE (continuation), ACK (synchronous send matched)
+ *   4   int   tag
+ *   8   int   context
+ *  12   int   element type code
+ *  16   long  total message length (FIRST)
+ *  24   int   message id (sync sends and their ACK)
+ *  28   int   flags: SYNC
+ *  32   int   bytes of payload in this cell
+ * </pre>
+ */
+final class ShmLayout {
+
+    static final long MAGIC = 0x5445535345524131L;
+    static final int HEADER_BYTES = 4096;
+    static final int OFF_MAGIC = 0;
+    static final int OFF_SIZE = 8;
+    static final int OFF_CELL_BYTES = 12;
+    static final int OFF_CELLS = 16;
+    static final int OFF_ATTACHED = 20;
+    static final int OFF_ABORT = 24;
+    static final int OFF_ABORT_LEN = 28;
+    static final int OFF_RANKS = 64;
+    static final int RANK_STRIDE = 64;
+    static final int OFF_ABORT_TEXT = 2048;
+    static final int MAX_ABORT_TEXT = 2048;
+
+    static final int RING_TAIL = 0;
+    static final int RING_HEAD = 64;
+    static final int RING_CELLS = 128;
+
+    static final int CELL_HEADER = 64;
+    static final int C_KIND = 0;
+    static final int C_TAG = 4;
+    static final int C_CONTEXT = 8;
+    static final int C_TYPE = 12;
+    static final int C_TOTAL = 16;
+    static final int C_ID = 24;
+    static final int C_FLAGS = 28;
+    static final int C_CHUNK = 32;
+
+    static final int FIRST = 1;
+    static final int MORE = 2;
+    static final int ACK = 3;
+    static final int FLAG_SYNC = 1;
+
+    static final int STATE_ATTACHED = 1;
+    static final int STATE_CLOSED = 2;
+
+    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    private ShmLayout() {
+    }
+
+    static long ringBytes(int cellBytes, int cells) {
+        return RING_CELLS + (long) cellBytes * cells;
+    }
+
+    static long fileBytes(int size, int cellBytes, int cells) {
+        return HEADER_BYTES + (long) size * size * ringBytes(cellBytes, cells);
+    }
+
+    static long ringOffset(int src, int dst, int size, int cellBytes, int cells) {
+        return HEADER_BYTES + ((long) src * size + dst) * ringBytes(cellBytes, cells);
+    }
+
+    static long rankOffset(int rank) {
+        return OFF_RANKS + (long) rank * RANK_STRIDE;
+    }
+
+    static long getLongAcquire(MemorySegment s, long offset) {
+        return (long) LONG.getAcquire(s, offset);
+    }
+
+    static void setLongRelease(MemorySegment s, long offset, long value) {
+        LONG.setRelease(s, offset, value);
+    }
+
+    static int getIntAcquire(MemorySegment s, long offset) {
+        return (int) INT.getAcquire(s, offset);
+    }
+
+    static void setIntRelease(MemorySegment s, long offset, int value) {
+        INT.setRelease(s, offset, value);
+    }
+
+    static boolean casInt(MemorySegment s, long offset, int expect, int value) {
+        return INT.compareAndSet(s, offset, expect, value);
+    }
+}
