@@ -1,0 +1,87 @@
+package dev.tessera.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.device.JobFailure;
+import dev.tessera.device.shm.ShmFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A rank that throws or is killed stops every other rank, whatever call it is blocked in,
+ * with an error naming the failed rank, within seconds, on every multi-process device;
+ * and nothing is left in /dev/shm afterwards.
+ */
+@Timeout(90)
+class RankFailureTest {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tcp", "shm"})
+    void aRankThatThrowsStopsEveryRankBlockedInRecv(String device) {
+        ProcessJobRunner.Result r = new ProcessJobRunner(device, Duration.ofSeconds(60)).launch(3, world -> {
+            if (world.rank() == 2) {
+                throw new IllegalStateException("boom on rank two");
+            }
+            world.recv(Buffer.of(new int[1]), Comm.ANY_SOURCE, 0);
+        }, List.of());
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("boom on rank two"), r.output());
+        assertTrue(r.output().contains("[0] tessera: rank 0 failed") && r.output().contains("rank 2 failed"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tcp", "shm"})
+    void aRankKilledWithSigkillStopsEveryRankBlockedInACollective(String device) {
+        ProcessJobRunner.Result r = new ProcessJobRunner(device, Duration.ofSeconds(60)).launch(3, world -> {
+            if (world.rank() == 1) {
+                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                Thread.sleep(60_000);
+            }
+            world.barrier();
+        }, List.of());
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("rank 1 exited with status 137"), r.output());
+        assertTrue(r.output().contains("rank 1") && r.output().contains("died or was killed"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
+
+    @Test
+    void aShmPeerThatNeverAttachesIsATimeoutNamingIt() throws Exception {
+        Path file = Path.of(System.getenv().getOrDefault("TESSERA_SHM_DIR", "/dev/shm"), "tessera-test-missing-" + ProcessHandle.current().pid());
+        try {
+            TesseraException e = org.junit.jupiter.api.Assertions.assertThrows(TesseraException.class,
+                    () -> ShmFile.join(file, 0, 3, Duration.ofSeconds(2), new JobFailure()));
+            assertEquals(ErrorClass.PROC_FAILED, e.errorClass());
+            assertTrue(e.getMessage().contains("[1, 2]") && e.getMessage().contains("never attached"), e.getMessage());
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    @AfterAll
+    static void nothingIsLeftInDevShm() throws Exception {
+        Path shm = Path.of(System.getenv().getOrDefault("TESSERA_SHM_DIR", "/dev/shm"));
+        if (Files.isDirectory(shm)) {
+            try (Stream<Path> s = Files.list(shm)) {
+                List<Path> left = s.filter(p -> p.getFileName().toString().startsWith("tessera-")).toList();
+                assertTrue(left.isEmpty(), "left behind in " + shm + ": " + left);
+            }
+        }
+    }
+}
