@@ -48,8 +48,55 @@ final class PeerConnection {
         reader.start();
     }
 
+    /** Serializes writes: the writer thread, or a caller writing inline when nothing is queued. */
+    private final java.util.concurrent.locks.ReentrantLock writeLock = new java.util.concurrent.locks.ReentrantLock();
+    private final ByteBuffer inlineStaging = ByteBuffer.allocateDirect(TcpIo.STAGING);
+
+    /**
+     * Sends a frame: written at once on the calling thread when nothing is queued before it
+     * and no other thread is writing (the latency path: no thread handoff), else queued for
+     * the writer thread, which keeps the order.
+     */
     void send(Outgoing frame) {
+        if (frame.payload() == null || frame.payload().byteSize() <= TcpIo.STAGING) {
+            if (writeLock.tryLock()) {
+                try {
+                    if (queued.get() == 0) {
+                        write(frame, inlineStaging);
+                        return;
+                    }
+                } finally {
+                    writeLock.unlock();
+                }
+            }
+        }
+        queued.incrementAndGet();
         queue.add(frame);
+    }
+
+    /** Frames queued or being written by the writer thread; inline writes only when zero (keeps the order). */
+    private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Writes one frame and completes its request; on failure fails it and everything queued. */
+    private void write(Outgoing f, ByteBuffer staging) {
+        try {
+            TcpIo.writeFully(channel, f.header().rewind());
+            if (f.payload() != null && f.payload().byteSize() > 0) {
+                TcpIo.writeSegment(channel, f.payload(), staging);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (f.completes() != null) {
+                f.completes().complete(-1, -1, 0, -1,
+                        new dev.tessera.TesseraException(dev.tessera.ErrorClass.PROC_FAILED,
+                                "sending to rank " + peer + " failed: " + e.getMessage(), e));
+            }
+            drainWithError(e);
+            onWriteFailure.run();
+            return;
+        }
+        if (f.completes() != null) {
+            f.completes().completeSend();
+        }
     }
 
     private void writeLoop() {
@@ -57,25 +104,15 @@ final class PeerConnection {
             while (true) {
                 Outgoing f = queue.take();
                 if (f == STOP) {
+                    queued.decrementAndGet();
                     return;
                 }
+                writeLock.lock();
                 try {
-                    TcpIo.writeFully(channel, f.header().rewind());
-                    if (f.payload() != null && f.payload().byteSize() > 0) {
-                        TcpIo.writeSegment(channel, f.payload(), writeStaging);
-                    }
-                } catch (IOException | RuntimeException e) {
-                    if (f.completes() != null) {
-                        f.completes().complete(-1, -1, 0, -1,
-                                new dev.tessera.TesseraException(dev.tessera.ErrorClass.PROC_FAILED,
-                                        "sending to rank " + peer + " failed: " + e.getMessage(), e));
-                    }
-                    drainWithError(e);
-                    onWriteFailure.run();
-                    return;
-                }
-                if (f.completes() != null) {
-                    f.completes().completeSend();
+                    write(f, writeStaging);
+                    queued.decrementAndGet();
+                } finally {
+                    writeLock.unlock();
                 }
             }
         } catch (InterruptedException e) {
@@ -95,6 +132,7 @@ final class PeerConnection {
 
     /** Queues the stop marker and waits (bounded) for queued frames to go out. */
     void finishWriting(long millis) {
+        queued.incrementAndGet();
         queue.add(STOP);
         try {
             writer.join(millis);
