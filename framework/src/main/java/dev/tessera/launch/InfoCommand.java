@@ -12,6 +12,15 @@ import picocli.CommandLine.Command;
         description = "Prints the Tessera version, the JVM, the machine and the available devices.")
 final class InfoCommand implements Callable<Integer> {
 
+    private static boolean onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public Integer call() {
         Runtime rt = Runtime.getRuntime();
@@ -26,7 +35,13 @@ final class InfoCommand implements Callable<Integer> {
         System.out.println("  smp        available (ranks as threads; eager limit "
                 + SmpFabric.DEFAULT_EAGER_LIMIT + " B)");
         Path shm = Path.of(System.getenv().getOrDefault("TESSERA_SHM_DIR", "/dev/shm"));
-        System.out.println("  shared-memory directory " + shm + (Files.isWritable(shm) ? " (writable)" : " (NOT writable)"));
+        System.out.println("  shm        " + (Files.isWritable(shm) ? "available" : "NOT available")
+                + " (processes on one machine; shared files in " + shm + ", TESSERA_SHM_DIR)");
+        System.out.println("  tcp        available (processes on one or more machines; eager limit "
+                + dev.tessera.device.tcp.TcpDevice.DEFAULT_EAGER_LIMIT + " B)");
+        System.out.println("  auto, mpi  not built yet");
+        System.out.println("Launchers:   tessera run (smp, shm, tcp on this machine); mpirun/srun start ranks with "
+                + "TESSERA_DEVICE=shm|tcp" + (onPath("mpirun") ? " (mpirun found)" : " (mpirun not found)"));
         return 0;
     }
 }
