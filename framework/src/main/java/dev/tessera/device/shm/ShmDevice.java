@@ -16,14 +16,12 @@ import static dev.tessera.device.shm.ShmLayout.MORE;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
-import dev.tessera.device.AbstractDevice;
-import dev.tessera.device.BufferedMessage;
+import dev.tessera.device.MatchingDevice;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
 import dev.tessera.device.IdleStrategy;
 import dev.tessera.device.IncomingMessage;
 import dev.tessera.device.JobFailure;
-import dev.tessera.device.LocalRendezvousMessage;
 import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
 import java.lang.foreign.MemorySegment;
@@ -52,7 +50,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * drains inbound rings, pushes queued outbound pieces, and every 100 ms checks that the
  * peers' processes are alive and that no rank has aborted the job.
  */
-public final class ShmDevice extends AbstractDevice {
+public final class ShmDevice extends MatchingDevice {
 
     private final MemorySegment file;
     private final int rank;
@@ -61,7 +59,6 @@ public final class ShmDevice extends AbstractDevice {
     private final Outbound[] outbound;
     private final ShmRing[] inbound;
     private final Assembly[] current;
-    private final MatchingEngine engine = new MatchingEngine();
     private final Map<Integer, Outgoing> awaitingAck = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger();
     private final ReentrantLock progressLock = new ReentrantLock();
@@ -70,7 +67,7 @@ public final class ShmDevice extends AbstractDevice {
     private volatile boolean closed;
 
     ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure) {
-        super(failure, IdleStrategy.backoff());
+        super(new MatchingEngine(), failure, IdleStrategy.backoff());
         this.file = file;
         this.rank = rank;
         this.size = size;
@@ -205,17 +202,8 @@ public final class ShmDevice extends AbstractDevice {
         failure.check();
         DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
         if (dest == rank) {
-            Envelope env = new Envelope(rank, tag, context, buffer.byteSize(), typeCode);
-            boolean eager = !synchronous && buffer.byteSize() <= eagerLimit;
-            ReceiveRequest matched = engine.arrive(env, () -> eager ? BufferedMessage.copyOf(env, buffer)
-                    : new LocalRendezvousMessage(env, buffer, send));
-            if (matched != null) {
-                matched.accept(env, (dst, n) -> MemorySegment.copy(buffer, 0, dst, 0, n));
-                send.completeSend();
-            } else if (eager) {
-                send.completeSend();
-            }
-            return send;
+            return deliverLocally(engine, buffer, new Envelope(rank, tag, context, buffer.byteSize(), typeCode),
+                    !synchronous && buffer.byteSize() <= eagerLimit, send);
         }
         int id = synchronous ? nextId.incrementAndGet() : 0;
         Outgoing m = new Outgoing(buffer, FIRST, tag, context, typeCode, id, synchronous, send);
@@ -235,40 +223,6 @@ public final class ShmDevice extends AbstractDevice {
     }
 
     // ------------------------------------------------------------------ receiving
-
-    @Override
-    public ReceiveRequest irecv(MemorySegment buffer, int source, int tag, int context, int typeCode) {
-        failure.check();
-        ReceiveRequest r = new ReceiveRequest(buffer, source, tag, context, typeCode);
-        IncomingMessage m = engine.post(r);
-        if (m != null) {
-            m.deliver(r);
-        }
-        return r;
-    }
-
-    @Override
-    public Envelope iprobe(int source, int tag, int context) {
-        failure.check();
-        progress();
-        return engine.peek(source, tag, context);
-    }
-
-    @Override
-    public IncomingMessage improbe(int source, int tag, int context) {
-        failure.check();
-        progress();
-        return engine.take(source, tag, context);
-    }
-
-    @Override
-    public boolean cancel(DeviceRequest request) {
-        if (request instanceof ReceiveRequest r && engine.cancel(r)) {
-            r.completeCancelled();
-            return true;
-        }
-        return false;
-    }
 
     /** A message arriving in pieces from one peer: into a matched receive, or into a private buffer. */
     private final class Assembly {

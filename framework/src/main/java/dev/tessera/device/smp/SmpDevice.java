@@ -1,6 +1,6 @@
 package dev.tessera.device.smp;
 
-import dev.tessera.device.AbstractDevice;
+import dev.tessera.device.MatchingDevice;
 import dev.tessera.device.BufferedMessage;
 import dev.tessera.device.LocalRendezvousMessage;
 import dev.tessera.device.DeviceRequest;
@@ -20,17 +20,15 @@ import java.lang.foreign.MemorySegment;
  * unexpected queue and completes when the receiver copies from it (rendezvous: still one
  * copy). Completion wakes the waiting thread directly, so there is no progress thread.
  */
-public final class SmpDevice extends AbstractDevice {
+public final class SmpDevice extends MatchingDevice {
 
     private final SmpFabric fabric;
     private final int rank;
-    private final MatchingEngine inbox;
 
     SmpDevice(SmpFabric fabric, int rank) {
-        super(fabric.failure(), IdleStrategy.backoff());
+        super(fabric.engine(rank), fabric.failure(), IdleStrategy.backoff());
         this.fabric = fabric;
         this.rank = rank;
-        this.inbox = fabric.engine(rank);
     }
 
     @Override
@@ -73,36 +71,9 @@ public final class SmpDevice extends AbstractDevice {
     }
 
     @Override
-    public ReceiveRequest irecv(MemorySegment buffer, int source, int tag, int context, int typeCode) {
-        failure.check();
-        ReceiveRequest r = new ReceiveRequest(buffer, source, tag, context, typeCode);
-        IncomingMessage m = inbox.post(r);
-        if (m != null) {
-            m.deliver(r);
-        }
-        return r;
-    }
-
-    @Override
-    public Envelope iprobe(int source, int tag, int context) {
-        failure.check();
-        return inbox.peek(source, tag, context);
-    }
-
-    @Override
-    public IncomingMessage improbe(int source, int tag, int context) {
-        failure.check();
-        return inbox.take(source, tag, context);
-    }
-
-    @Override
     public boolean cancel(DeviceRequest request) {
-        if (request instanceof ReceiveRequest r) {
-            if (inbox.cancel(r)) {
-                r.completeCancelled();
-                return true;
-            }
-            return false;
+        if (super.cancel(request)) {
+            return true;
         }
         if (request instanceof SendRequest s && s.pending != null
                 && fabric.engine(s.dest).withdraw(s.pending)) {

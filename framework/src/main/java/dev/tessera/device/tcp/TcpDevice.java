@@ -2,14 +2,13 @@ package dev.tessera.device.tcp;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
-import dev.tessera.device.AbstractDevice;
+import dev.tessera.device.MatchingDevice;
 import dev.tessera.device.BufferedMessage;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
 import dev.tessera.device.IdleStrategy;
 import dev.tessera.device.IncomingMessage;
 import dev.tessera.device.JobFailure;
-import dev.tessera.device.LocalRendezvousMessage;
 import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
 import java.io.IOException;
@@ -39,7 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ABORT frame carries a peer's failure. Either is reported to the job's {@link JobFailure},
  * which wakes every blocked call on this rank with an error naming the rank.
  */
-public final class TcpDevice extends AbstractDevice {
+public final class TcpDevice extends MatchingDevice {
 
     /** Default eager limit of the tcp device. */
     public static final long DEFAULT_EAGER_LIMIT = 64 * 1024;
@@ -49,7 +48,6 @@ public final class TcpDevice extends AbstractDevice {
     private final int rank;
     private final int size;
     private final long eagerLimit;
-    private final MatchingEngine engine = new MatchingEngine();
     private final PeerConnection[] peers;
     private final AtomicInteger nextId = new AtomicInteger();
     private final Map<Integer, PendingSend> pendingSends = new ConcurrentHashMap<>();
@@ -64,7 +62,7 @@ public final class TcpDevice extends AbstractDevice {
     }
 
     TcpDevice(int rank, int size, long eagerLimit, JobFailure failure) {
-        super(failure, IdleStrategy.backoff());
+        super(new MatchingEngine(), failure, IdleStrategy.backoff());
         this.rank = rank;
         this.size = size;
         this.eagerLimit = eagerLimit;
@@ -117,16 +115,7 @@ public final class TcpDevice extends AbstractDevice {
         long n = buffer.byteSize();
         boolean eager = !synchronous && n <= eagerLimit;
         if (dest == rank) {
-            Envelope env = new Envelope(rank, tag, context, n, typeCode);
-            ReceiveRequest matched = engine.arrive(env, () -> eager ? BufferedMessage.copyOf(env, buffer)
-                    : new LocalRendezvousMessage(env, buffer, send));
-            if (matched != null) {
-                matched.accept(env, (dst, count) -> MemorySegment.copy(buffer, 0, dst, 0, count));
-                send.completeSend();
-            } else if (eager) {
-                send.completeSend();
-            }
-            return send;
+            return deliverLocally(engine, buffer, new Envelope(rank, tag, context, n, typeCode), eager, send);
         }
         PeerConnection peer = peers[dest];
         if (eager) {
@@ -140,38 +129,6 @@ public final class TcpDevice extends AbstractDevice {
     }
 
     // ------------------------------------------------------------------ receiving
-
-    @Override
-    public ReceiveRequest irecv(MemorySegment buffer, int source, int tag, int context, int typeCode) {
-        failure.check();
-        ReceiveRequest r = new ReceiveRequest(buffer, source, tag, context, typeCode);
-        IncomingMessage m = engine.post(r);
-        if (m != null) {
-            m.deliver(r);
-        }
-        return r;
-    }
-
-    @Override
-    public Envelope iprobe(int source, int tag, int context) {
-        failure.check();
-        return engine.peek(source, tag, context);
-    }
-
-    @Override
-    public IncomingMessage improbe(int source, int tag, int context) {
-        failure.check();
-        return engine.take(source, tag, context);
-    }
-
-    @Override
-    public boolean cancel(DeviceRequest request) {
-        if (request instanceof ReceiveRequest r && engine.cancel(r)) {
-            r.completeCancelled();
-            return true;
-        }
-        return false;
-    }
 
     @Override
     public boolean progress() {
