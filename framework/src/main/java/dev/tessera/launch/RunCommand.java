@@ -40,7 +40,7 @@ final class RunCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = {"-d", "--device"}, paramLabel = "DEVICE", defaultValue = "smp",
-            description = "Communication device: smp (ranks as threads of one JVM), shm (one process per rank, shared memory, one machine), tcp (one process per rank, TCP between them); auto and mpi are not built yet. Default: ${DEFAULT-VALUE}.")
+            description = "Communication device: smp (ranks as threads of one JVM), shm (one process per rank, shared memory, one machine), tcp (one process per rank, TCP), auto (shm within a node, tcp between nodes); mpi is not built yet. Default: ${DEFAULT-VALUE}.")
     String device;
 
     @Option(names = "--tag-output", description = "Prefix every output line with [rank].")
@@ -57,6 +57,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--start-timeout", paramLabel = "SECONDS", defaultValue = "60",
             description = "How long ranks wait for each other at startup. Default: ${DEFAULT-VALUE} s.")
     long startTimeoutSeconds;
+
+    @Option(names = "--emulate-nodes", paramLabel = "K", defaultValue = "0",
+            description = "Pretend this machine is K nodes (for trying the auto device's shm + tcp mix on one machine).")
+    int emulatedNodes;
 
     @Parameters(index = "0", paramLabel = "MAIN", description = "The program's main class.")
     String mainClass;
@@ -88,9 +92,10 @@ final class RunCommand implements Callable<Integer> {
                 }
                 yield new SmpLauncher(System.err).run(spec);
             }
-            case "tcp", "shm" -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err).run(spec);
-            case "auto", "mpi" -> {
-                System.err.println("tessera run: device '" + device + "' is not part of this build yet; use --device smp, shm or tcp");
+            case "tcp", "shm", "auto" -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err,
+                    Duration.ZERO, emulatedNodes).run(spec);
+            case "mpi" -> {
+                System.err.println("tessera run: device '" + device + "' is not part of this build yet; use --device smp, shm, tcp or auto");
                 yield 2;
             }
             default -> {

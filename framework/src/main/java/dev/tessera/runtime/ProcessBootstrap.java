@@ -4,6 +4,8 @@ import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.device.Device;
 import dev.tessera.device.JobFailure;
+import dev.tessera.device.MatchingEngine;
+import dev.tessera.device.auto.AutoDevice;
 import dev.tessera.device.shm.ShmDevice;
 import dev.tessera.device.shm.ShmFile;
 import dev.tessera.device.tcp.DirectoryRendezvous;
@@ -56,9 +58,9 @@ public final class ProcessBootstrap {
         if (device.equals("shm")) {
             return shm(env, rank, size, timeout);
         }
-        if (!device.equals("tcp")) {
+        if (!device.equals("tcp") && !device.equals("auto")) {
             throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": TESSERA_DEVICE=" + device
-                    + " is not available in this build; multi-process jobs use 'shm' (one machine) or 'tcp'");
+                    + " is not available in this build; multi-process jobs use 'auto', 'shm' (one machine) or 'tcp'");
         }
         DirectoryRendezvous rendezvous = new DirectoryRendezvous(rendezvousDir(env, rank));
         String secret = env.get("TESSERA_SECRET");
@@ -67,18 +69,34 @@ public final class ProcessBootstrap {
         }
         JobFailure failure = new JobFailure();
         long eager = Long.parseLong(env.getOrDefault("TESSERA_EAGER_LIMIT", Long.toString(TcpDevice.DEFAULT_EAGER_LIMIT)));
-        TcpDevice tcp = TcpMesh.connect(new TcpMesh.Spec(rank, size, secret, rendezvous, address(env), timeout, eager),
-                failure);
-        current = tcp;
-        installExitHandlers(tcp, Thread.currentThread());
+        MatchingEngine engine = new MatchingEngine();
+        TcpDevice tcp = TcpMesh.connect(new TcpMesh.Spec(rank, size, secret, rendezvous, address(env), timeout, eager,
+                nodeName(env)), failure, engine);
+        Device chosen = tcp;
+        int[] local = null;
+        if (device.equals("auto")) {
+            String[] nodes = tcp.nodes();
+            local = java.util.stream.IntStream.range(0, size).filter(r -> nodes[r].equals(nodes[rank])).toArray();
+            ShmDevice shm = null;
+            if (local.length > 1) {
+                String job = env.getOrDefault("TESSERA_JOB_ID", env.getOrDefault("OMPI_MCA_ess_base_jobid",
+                        env.getOrDefault("SLURM_JOB_ID", "job")));
+                int me = java.util.Arrays.binarySearch(local, rank);
+                shm = ShmFile.join(shmFile(env, job + "-" + nodes[rank]), me, local.length, timeout, failure, engine, local);
+            }
+            chosen = new AutoDevice(engine, failure, tcp, shm);
+        }
+        current = chosen;
+        installExitHandlers(chosen, Thread.currentThread());
         if (rank == 0 && env.get("TESSERA_RENDEZVOUS_DIR") == null) {
             // A directory we derived (mpirun, srun): every rank has read it once the mesh is complete.
             deleteTree(rendezvous.directory());
         }
-        int localRank = intOr(env, 0, "TESSERA_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID");
-        int localSize = intOr(env, size, "TESSERA_LOCAL_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE");
+        int localRank = local != null ? java.util.Arrays.binarySearch(local, rank)
+                : intOr(env, 0, "TESSERA_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID");
+        int localSize = local != null ? local.length : intOr(env, size, "TESSERA_LOCAL_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE");
         int node = intOr(env, 0, "TESSERA_NODE_ID", "SLURM_NODEID");
-        return new RankBootstrap(tcp, localRank, localSize, node, env.getOrDefault("TESSERA_JOB_ID", "job"));
+        return new RankBootstrap(chosen, localRank, localSize, node, env.getOrDefault("TESSERA_JOB_ID", "job"));
     }
 
     /** All ranks on this machine, through a shared file named after the job (see {@link ShmFile}). */
@@ -140,6 +158,19 @@ public final class ProcessBootstrap {
         }
         throw new TesseraException(ErrorClass.OTHER, "rank " + rank
                 + ": no rendezvous: set TESSERA_RENDEZVOUS_DIR to a directory all ranks can see");
+    }
+
+    /** This rank's node: TESSERA_NODE (tests, containers), else the host name. */
+    private static String nodeName(Map<String, String> env) {
+        String n = env.get("TESSERA_NODE");
+        if (n != null && !n.isBlank()) {
+            return n;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     private static InetAddress address(Map<String, String> env) {

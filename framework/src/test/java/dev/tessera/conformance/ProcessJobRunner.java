@@ -22,14 +22,21 @@ public final class ProcessJobRunner implements JobRunner {
 
     private final String device;
     private final Duration timeout;
+    private final int emulatedNodes;
 
     public ProcessJobRunner(String device) {
-        this(device, Duration.ofSeconds(90));
+        this(device, Duration.ofSeconds(90), 0);
     }
 
     public ProcessJobRunner(String device, Duration timeout) {
+        this(device, timeout, 0);
+    }
+
+    /** With {@code emulatedNodes} > 1 the ranks are spread over that many pretend nodes (auto: shm within, tcp across). */
+    public ProcessJobRunner(String device, Duration timeout, int emulatedNodes) {
         this.device = device;
         this.timeout = timeout;
+        this.emulatedNodes = emulatedNodes;
     }
 
     @Override
@@ -65,7 +72,7 @@ public final class ProcessJobRunner implements JobRunner {
             LaunchSpec spec = new LaunchSpec(ranks, 0, List.of(), 1, device, true, List.of(),
                     ProcessRankCase.class.getName(), args, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
                     Duration.ofSeconds(30));
-            int status = new ProcessLauncher(sink, sink, timeout).run(spec);
+            int status = new ProcessLauncher(sink, sink, timeout, emulatedNodes).run(spec);
             return new Result(status, bytes.toString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new AssertionError("cannot launch a " + device + " job", e);
@@ -81,6 +88,6 @@ public final class ProcessJobRunner implements JobRunner {
 
     @Override
     public String toString() {
-        return device;
+        return emulatedNodes > 1 ? device + "(" + emulatedNodes + " nodes)" : device;
     }
 }

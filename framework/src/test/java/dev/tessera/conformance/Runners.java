@@ -9,6 +9,7 @@ public final class Runners {
     }
 
     public static List<JobRunner> all() {
-        return List.of(new SmpJobRunner(), new ProcessJobRunner("tcp"), new ProcessJobRunner("shm"));
+        return List.of(new SmpJobRunner(), new ProcessJobRunner("tcp"), new ProcessJobRunner("shm"),
+                new ProcessJobRunner("auto", java.time.Duration.ofSeconds(90), 2));
     }
 }

@@ -66,8 +66,20 @@ public final class ShmDevice extends MatchingDevice {
     private long nextLivenessCheck;
     private volatile boolean closed;
 
-    ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure) {
-        super(new MatchingEngine(), failure, IdleStrategy.backoff());
+    /** World rank of each local rank (identity for a pure shm job), and the inverse. */
+    private final int[] world;
+    private final int[] localOfWorld;
+
+    ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure,
+              MatchingEngine engine, int[] world) {
+        super(engine, failure, IdleStrategy.backoff());
+        this.world = world.clone();
+        int max = java.util.Arrays.stream(world).max().orElse(0);
+        this.localOfWorld = new int[max + 1];
+        java.util.Arrays.fill(localOfWorld, -1);
+        for (int i = 0; i < world.length; i++) {
+            localOfWorld[world[i]] = i;
+        }
         this.file = file;
         this.rank = rank;
         this.size = size;
@@ -91,9 +103,15 @@ public final class ShmDevice extends MatchingDevice {
         return "shm";
     }
 
+    /** This rank's world rank. */
     @Override
     public int rank() {
-        return rank;
+        return world[rank];
+    }
+
+    /** True if {@code worldRank} is one of this shared file's ranks. */
+    public boolean reaches(int worldRank) {
+        return worldRank >= 0 && worldRank < localOfWorld.length && localOfWorld[worldRank] >= 0;
     }
 
     @Override
@@ -197,12 +215,18 @@ public final class ShmDevice extends MatchingDevice {
         }
     }
 
+    /** Sends to a world rank of this shared file. */
     @Override
-    public DeviceRequest isend(MemorySegment buffer, int dest, int tag, int context, int typeCode, boolean synchronous) {
+    public DeviceRequest isend(MemorySegment buffer, int worldDest, int tag, int context, int typeCode, boolean synchronous) {
         failure.check();
         DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
+        if (!reaches(worldDest)) {
+            throw new TesseraException(ErrorClass.RANK, "rank " + world[rank] + ": rank " + worldDest
+                    + " is not on this machine's shared memory");
+        }
+        int dest = localOfWorld[worldDest];
         if (dest == rank) {
-            return deliverLocally(engine, buffer, new Envelope(rank, tag, context, buffer.byteSize(), typeCode),
+            return deliverLocally(engine, buffer, new Envelope(world[rank], tag, context, buffer.byteSize(), typeCode),
                     !synchronous && buffer.byteSize() <= eagerLimit, send);
         }
         int id = synchronous ? nextId.incrementAndGet() : 0;
@@ -281,7 +305,7 @@ public final class ShmDevice extends MatchingDevice {
         @Override
         public void deliver(ReceiveRequest receive) {
             if (sync) {
-                sendAck(envelope.source(), id);
+                sendAck(localOfWorld[envelope.source()], id);
             }
             synchronized (this) {
                 if (!done) {
@@ -358,7 +382,7 @@ public final class ShmDevice extends MatchingDevice {
             }
             Assembly a = current[peer];
             if (a == null || (kind != FIRST && kind != MORE)) {
-                failure.report(peer, new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank " + peer));
+                failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank " + world[peer]));
                 return any;
             }
             boolean complete = a.take(cell, chunk);
@@ -372,7 +396,7 @@ public final class ShmDevice extends MatchingDevice {
     }
 
     private Assembly arrival(int peer, MemorySegment cell) {
-        Envelope env = new Envelope(peer, cell.get(ValueLayout.JAVA_INT, C_TAG), cell.get(ValueLayout.JAVA_INT, C_CONTEXT),
+        Envelope env = new Envelope(world[peer], cell.get(ValueLayout.JAVA_INT, C_TAG), cell.get(ValueLayout.JAVA_INT, C_CONTEXT),
                 cell.get(ValueLayout.JAVA_LONG, C_TOTAL), cell.get(ValueLayout.JAVA_INT, C_TYPE));
         boolean sync = (cell.get(ValueLayout.JAVA_INT, C_FLAGS) & FLAG_SYNC) != 0;
         int id = cell.get(ValueLayout.JAVA_INT, C_ID);
@@ -401,8 +425,8 @@ public final class ShmDevice extends MatchingDevice {
             int state = ShmLayout.getIntAcquire(file, ShmLayout.rankOffset(p) + 8);
             if (state != ShmLayout.STATE_CLOSED
                     && !ProcessHandle.of(peerPids[p]).map(ProcessHandle::isAlive).orElse(false)) {
-                failure.report(p, new TesseraException(ErrorClass.PROC_FAILED,
-                        "the process of rank " + p + " (pid " + peerPids[p] + ") died or was killed"));
+                failure.report(world[p], new TesseraException(ErrorClass.PROC_FAILED,
+                        "the process of rank " + world[p] + " (pid " + peerPids[p] + ") died or was killed"));
                 return;
             }
         }

@@ -33,7 +33,19 @@ public final class ShmFile {
     private ShmFile() {
     }
 
+    /** Joins a pure shm job: local ranks are world ranks. */
     public static ShmDevice join(Path path, int rank, int size, Duration timeout, JobFailure failure) {
+        return join(path, rank, size, timeout, failure, new dev.tessera.device.MatchingEngine(),
+                java.util.stream.IntStream.range(0, size).toArray());
+    }
+
+    /**
+     * Joins as local rank {@code rank} of {@code size} ranks sharing {@code path}, whose world
+     * ranks are {@code world}; arrivals go into {@code engine} (shared with other transports
+     * by the auto device).
+     */
+    public static ShmDevice join(Path path, int rank, int size, Duration timeout, JobFailure failure,
+                                 dev.tessera.device.MatchingEngine engine, int[] world) {
         int cellBytes = Integer.getInteger("tessera.shm.cellBytes", DEFAULT_CELL_BYTES);
         int cells = Integer.getInteger("tessera.shm.cells", DEFAULT_CELLS);
         long bytes = ShmLayout.fileBytes(size, cellBytes, cells);
@@ -85,7 +97,7 @@ public final class ShmFile {
             }
             LockSupport.parkNanos(1_000_000L);
         }
-        return new ShmDevice(file, rank, size, cellBytes, cells, cellBytes - ShmLayout.CELL_HEADER, failure);
+        return new ShmDevice(file, rank, size, cellBytes, cells, cellBytes - ShmLayout.CELL_HEADER, failure, engine, world);
     }
 
     private static MemorySegment map(Path path, long bytes, boolean create) throws IOException {

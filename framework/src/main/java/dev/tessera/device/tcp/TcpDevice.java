@@ -61,8 +61,11 @@ public final class TcpDevice extends MatchingDevice {
     private record PendingReceive(ReceiveRequest receive, Envelope envelope) {
     }
 
-    TcpDevice(int rank, int size, long eagerLimit, JobFailure failure) {
-        super(new MatchingEngine(), failure, IdleStrategy.backoff());
+    /** Node name of every rank, as published at startup (for the auto device). */
+    private String[] nodes = new String[0];
+
+    TcpDevice(int rank, int size, long eagerLimit, JobFailure failure, MatchingEngine engine) {
+        super(engine, failure, IdleStrategy.backoff());
         this.rank = rank;
         this.size = size;
         this.eagerLimit = eagerLimit;
@@ -72,6 +75,15 @@ public final class TcpDevice extends MatchingDevice {
     /** Called by the mesh once a connection to {@code peer} is established. */
     synchronized void attach(int peer, java.nio.channels.SocketChannel channel) {
         peers[peer] = new PeerConnection(rank, peer, channel, this);
+    }
+
+    void nodes(String[] names) {
+        this.nodes = names.clone();
+    }
+
+    /** The node (host, or TESSERA_NODE) of every rank. */
+    public String[] nodes() {
+        return nodes.clone();
     }
 
     synchronized boolean isAttached(int peer) {

@@ -29,7 +29,11 @@ public final class TcpMesh {
      * rendezvous, the address to listen on and advertise, and the startup timeout.
      */
     public record Spec(int rank, int size, String secret, DirectoryRendezvous rendezvous, InetAddress address,
-                       Duration startTimeout, long eagerLimit) {
+                       Duration startTimeout, long eagerLimit, String node) {
+        public Spec(int rank, int size, String secret, DirectoryRendezvous rendezvous, InetAddress address,
+                    Duration startTimeout, long eagerLimit) {
+            this(rank, size, secret, rendezvous, address, startTimeout, eagerLimit, "localhost");
+        }
     }
 
     private TcpMesh() {
@@ -37,13 +41,24 @@ public final class TcpMesh {
 
     /** Connects this rank to all others and returns the started device. */
     public static TcpDevice connect(Spec spec, JobFailure failure) {
-        TcpDevice device = new TcpDevice(spec.rank(), spec.size(), spec.eagerLimit(), failure);
+        return connect(spec, failure, new dev.tessera.device.MatchingEngine());
+    }
+
+    /** Connects with arrivals going into {@code engine} (shared with shared memory by the auto device). */
+    public static TcpDevice connect(Spec spec, JobFailure failure, dev.tessera.device.MatchingEngine engine) {
+        TcpDevice device = new TcpDevice(spec.rank(), spec.size(), spec.eagerLimit(), failure, engine);
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(spec.address(), 0));
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             spec.rendezvous().publish(spec.rank(), spec.address().getHostAddress() + " " + port + " "
-                    + ProcessHandle.current().pid());
+                    + ProcessHandle.current().pid() + " " + spec.node().replaceAll("\\s", "_"));
             String[] table = spec.rendezvous().gather(spec.rank(), spec.size(), spec.startTimeout());
+            String[] nodes = new String[table.length];
+            for (int r = 0; r < table.length; r++) {
+                String[] f = table[r].split("\\s+");
+                nodes[r] = f.length > 3 ? f[3] : "localhost";
+            }
+            device.nodes(nodes);
             Thread acceptor = Thread.ofPlatform().daemon().name("tessera-tcp-accept-" + spec.rank())
                     .start(() -> acceptAll(server, spec, device));
             for (int peer = 0; peer < spec.rank(); peer++) {

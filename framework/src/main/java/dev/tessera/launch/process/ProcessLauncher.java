@@ -35,16 +35,23 @@ public final class ProcessLauncher {
     private final PrintStream out;
     private final PrintStream err;
     private final long jobTimeoutNanos;
+    private final int emulatedNodes;
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
-        this(out, err, java.time.Duration.ZERO);
+        this(out, err, java.time.Duration.ZERO, 0);
     }
 
-    /** A launcher that kills the job after {@code jobTimeout} (zero: no limit) and returns 124. */
-    public ProcessLauncher(PrintStream out, PrintStream err, java.time.Duration jobTimeout) {
+    /**
+     * A launcher that kills the job after {@code jobTimeout} (zero: no limit) and returns
+     * 124, and, with {@code emulatedNodes} > 1, pretends this machine is that many nodes
+     * (rank r on node r * nodes / np, through TESSERA_NODE), so the auto device's mix of
+     * shared memory and TCP can be exercised on one machine.
+     */
+    public ProcessLauncher(PrintStream out, PrintStream err, java.time.Duration jobTimeout, int emulatedNodes) {
         this.out = out;
         this.err = err;
         this.jobTimeoutNanos = jobTimeout.toNanos();
+        this.emulatedNodes = emulatedNodes;
     }
 
     public int run(LaunchSpec spec) throws IOException, InterruptedException {
@@ -75,6 +82,11 @@ public final class ProcessLauncher {
                 env.put("TESSERA_DEVICE", spec.device());
                 env.put("TESSERA_LOCAL_ONLY", "1");
                 env.put("TESSERA_START_TIMEOUT", Long.toString(spec.startTimeout().toSeconds()));
+                if (emulatedNodes > 1) {
+                    int node = (int) ((long) r * emulatedNodes / spec.ranks());
+                    env.put("TESSERA_NODE", "node" + node);
+                    env.put("TESSERA_NODE_ID", Integer.toString(node));
+                }
                 if (spec.threads() > 0) {
                     env.put("TESSERA_THREADS", Integer.toString(spec.threads()));
                 }
@@ -98,7 +110,13 @@ public final class ProcessLauncher {
                 // already shutting down
             }
             deleteTree(dir);
-            Files.deleteIfExists(dev.tessera.runtime.ProcessBootstrap.shmFile(System.getenv(), jobId));
+            Path shmFile = dev.tessera.runtime.ProcessBootstrap.shmFile(System.getenv(), jobId);
+            try (Stream<Path> s = Files.list(shmFile.getParent())) {
+                s.filter(p -> p.getFileName().toString().startsWith(shmFile.getFileName().toString()))
+                        .forEach(p -> p.toFile().delete());
+            } catch (IOException ignored) {
+                // no shared-memory directory: nothing to clean
+            }
         }
     }
 
