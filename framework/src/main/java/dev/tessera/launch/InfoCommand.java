@@ -39,7 +39,8 @@ final class InfoCommand implements Callable<Integer> {
                 + " (processes on one machine; shared files in " + shm + ", TESSERA_SHM_DIR)");
         System.out.println("  tcp        available (processes on one or more machines; eager limit "
                 + dev.tessera.device.tcp.TcpDevice.DEFAULT_EAGER_LIMIT + " B)");
-        System.out.println("  auto, mpi  not built yet");
+        System.out.println("  auto       available (shm within a node, tcp between nodes)");
+        System.out.println("  mpi        not built yet");
         System.out.println("Launchers:   tessera run (smp, shm, tcp on this machine); mpirun/srun start ranks with "
                 + "TESSERA_DEVICE=shm|tcp" + (onPath("mpirun") ? " (mpirun found)" : " (mpirun not found)"));
         return 0;
