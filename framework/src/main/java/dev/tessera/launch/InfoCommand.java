@@ -42,7 +42,7 @@ final class InfoCommand implements Callable<Integer> {
         System.out.println("  auto       available (shm within a node, tcp between nodes)");
         System.out.println("  mpi        not built yet");
         System.out.println("Launchers:   tessera run (smp, shm, tcp on this machine); mpirun/srun start ranks with "
-                + "TESSERA_DEVICE=shm|tcp" + (onPath("mpirun") ? " (mpirun found)" : " (mpirun not found)"));
+                + "TESSERA_DEVICE=auto|shm|tcp" + (onPath("mpirun") ? " (mpirun found)" : " (mpirun not found)"));
         return 0;
     }
 }
