@@ -41,7 +41,7 @@ final class InfoCommand implements Callable<Integer> {
                 + dev.tessera.device.tcp.TcpDevice.DEFAULT_EAGER_LIMIT + " B)");
         System.out.println("  auto       available (shm within a node, tcp between nodes)");
         System.out.println("  mpi        not built yet");
-        System.out.println("Launchers:   tessera run (smp, shm, tcp on this machine); mpirun/srun start ranks with "
+        System.out.println("Launchers:   tessera run (smp, shm, tcp, auto on this machine); mpirun/srun start ranks with "
                 + "TESSERA_DEVICE=auto|shm|tcp" + (onPath("mpirun") ? " (mpirun found)" : " (mpirun not found)"));
         return 0;
     }
