@@ -28,7 +28,7 @@ final class RunCommand implements Callable<Integer> {
     int ranksPerNode;
 
     @Option(names = "--hosts", paramLabel = "H1,H2", split = ",",
-            description = "Hosts to run on (default: this machine only).")
+            description = "Hosts to run on, started over ssh (default: this machine only).")
     List<String> hosts = new ArrayList<>();
 
     @Option(names = "--hostfile", paramLabel = "FILE",

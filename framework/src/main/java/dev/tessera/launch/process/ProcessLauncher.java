@@ -19,9 +19,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Starts one JVM per rank on this machine (remote hosts are not supported yet: the
- * command line for ssh is built by {@link #rankCommand}, but nothing starts it), passes
- * each its place in the job through TESSERA_* variables, forwards its output line by line
+ * Starts one JVM per rank, on this machine or over ssh on the hosts of --hosts/--hostfile
+ * (ranks placed in blocks of --ppn, or spread evenly), passes each its place in the job
+ * through TESSERA_* variables (over ssh: on the remote command line, after a cd to the
+ * same working directory, which should be on a shared file system), forwards its output line by line
  * (optionally prefixed with "[rank] "), and waits. When a rank exits with a non-zero
  * status the others get a grace period to notice (they are told through the device) and
  * are then killed; the launcher reports which rank failed and exits non-zero. Ctrl-C
@@ -55,40 +56,35 @@ public final class ProcessLauncher {
     }
 
     public int run(LaunchSpec spec) throws IOException, InterruptedException {
-        if (!spec.hosts().isEmpty()) {
-            err.println("tessera run: --hosts/--hostfile (ranks on other machines over ssh) is not supported yet; "
-                    + "run on one host, or start the job with mpirun/srun");
+        List<String> hosts = spec.hosts();
+        boolean remote = hosts.stream().anyMatch(h -> !isLocal(h));
+        if (spec.ranksPerNode() > 0 && !hosts.isEmpty() && (long) spec.ranksPerNode() * hosts.size() < spec.ranks()) {
+            err.println("tessera run: " + hosts.size() + " host(s) x --ppn " + spec.ranksPerNode() + " cannot hold "
+                    + spec.ranks() + " ranks");
             return 2;
         }
-        Path dir = Files.createTempDirectory("tessera-job-");
+        String jobId = "tessera-job-" + Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
+        // Ranks on other hosts need a rendezvous directory they can all see: the user's, or one under
+        // the working directory (a shared file system on clusters); a local job uses /tmp.
+        Path dir = remote ? Path.of(System.getenv().getOrDefault("TESSERA_RENDEZVOUS_DIR",
+                Path.of(".tessera").toAbsolutePath().toString()), jobId) : Files.createTempDirectory(jobId);
+        Files.createDirectories(dir);
         String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
-        String jobId = dir.getFileName().toString();
         List<Process> ranks = new ArrayList<>();
         List<Thread> pumps = new ArrayList<>();
         Thread killer = new Thread(() -> ranks.forEach(Process::destroyForcibly));
         Runtime.getRuntime().addShutdownHook(killer);
         try {
             for (int r = 0; r < spec.ranks(); r++) {
-                ProcessBuilder pb = new ProcessBuilder(rankCommand(spec));
-                Map<String, String> env = pb.environment();
-                env.put("TESSERA_RANK", Integer.toString(r));
-                env.put("TESSERA_SIZE", Integer.toString(spec.ranks()));
-                env.put("TESSERA_LOCAL_RANK", Integer.toString(r));
-                env.put("TESSERA_LOCAL_SIZE", Integer.toString(spec.ranks()));
-                env.put("TESSERA_NODE_ID", "0");
-                env.put("TESSERA_JOB_ID", jobId);
-                env.put("TESSERA_SECRET", secret);
-                env.put("TESSERA_RENDEZVOUS_DIR", dir.toString());
-                env.put("TESSERA_DEVICE", spec.device());
-                env.put("TESSERA_LOCAL_ONLY", "1");
-                env.put("TESSERA_START_TIMEOUT", Long.toString(spec.startTimeout().toSeconds()));
-                if (emulatedNodes > 1) {
-                    int node = (int) ((long) r * emulatedNodes / spec.ranks());
-                    env.put("TESSERA_NODE", "node" + node);
-                    env.put("TESSERA_NODE_ID", Integer.toString(node));
-                }
-                if (spec.threads() > 0) {
-                    env.put("TESSERA_THREADS", Integer.toString(spec.threads()));
+                int hostIndex = hostOf(r, spec);
+                String host = hosts.isEmpty() ? null : hosts.get(hostIndex);
+                Map<String, String> vars = rankVariables(spec, r, hostIndex, host, jobId, secret, dir, remote);
+                ProcessBuilder pb;
+                if (host == null || isLocal(host)) {
+                    pb = new ProcessBuilder(rankCommand(spec));
+                    pb.environment().putAll(vars);
+                } else {
+                    pb = new ProcessBuilder(sshCommand(host, vars, rankCommand(spec)));
                 }
                 Process p = pb.start();
                 ranks.add(p);
@@ -110,6 +106,9 @@ public final class ProcessLauncher {
                 // already shutting down
             }
             deleteTree(dir);
+            if (remote && dir.getParent() != null) {
+                dir.getParent().toFile().delete();   // only if empty
+            }
             Path shmFile = dev.tessera.runtime.ProcessBootstrap.shmFile(System.getenv(), jobId);
             try (Stream<Path> s = Files.list(shmFile.getParent())) {
                 s.filter(p -> p.getFileName().toString().startsWith(shmFile.getFileName().toString()))
@@ -118,6 +117,91 @@ public final class ProcessLauncher {
                 // no shared-memory directory: nothing to clean
             }
         }
+    }
+
+    /** Host index of rank r: blocks of --ppn ranks, else the ranks spread evenly over the hosts. */
+    static int hostOf(int r, LaunchSpec spec) {
+        int hosts = spec.hosts().size();
+        if (hosts == 0) {
+            return 0;
+        }
+        return spec.ranksPerNode() > 0 ? r / spec.ranksPerNode() : (int) ((long) r * hosts / spec.ranks());
+    }
+
+    private Map<String, String> rankVariables(LaunchSpec spec, int r, int hostIndex, String host, String jobId,
+                                              String secret, Path dir, boolean remote) {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        int first = 0;
+        int count = 0;
+        for (int q = 0; q < spec.ranks(); q++) {
+            if (hostOf(q, spec) == hostIndex) {
+                if (count == 0) {
+                    first = q;
+                }
+                count++;
+            }
+        }
+        env.put("TESSERA_RANK", Integer.toString(r));
+        env.put("TESSERA_SIZE", Integer.toString(spec.ranks()));
+        env.put("TESSERA_LOCAL_RANK", Integer.toString(host == null ? r : r - first));
+        env.put("TESSERA_LOCAL_SIZE", Integer.toString(host == null ? spec.ranks() : count));
+        env.put("TESSERA_NODE_ID", Integer.toString(hostIndex));
+        env.put("TESSERA_JOB_ID", jobId);
+        env.put("TESSERA_SECRET", secret);
+        env.put("TESSERA_RENDEZVOUS_DIR", dir.toString());
+        env.put("TESSERA_DEVICE", spec.device());
+        env.put("TESSERA_START_TIMEOUT", Long.toString(spec.startTimeout().toSeconds()));
+        if (!remote) {
+            env.put("TESSERA_LOCAL_ONLY", "1");
+        }
+        if (host != null) {
+            env.put("TESSERA_NODE", host);
+        } else if (emulatedNodes > 1) {
+            int node = (int) ((long) r * emulatedNodes / spec.ranks());
+            env.put("TESSERA_NODE", "node" + node);
+            env.put("TESSERA_NODE_ID", Integer.toString(node));
+        }
+        if (spec.threads() > 0) {
+            env.put("TESSERA_THREADS", Integer.toString(spec.threads()));
+        }
+        return env;
+    }
+
+    /** True for names of this machine: localhost, loopback addresses, this host's name. */
+    static boolean isLocal(String host) {
+        if (host.equals("localhost") || host.startsWith("127.") || host.equals("::1")) {
+            return true;
+        }
+        try {
+            return host.equals(java.net.InetAddress.getLocalHost().getHostName());
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The command that starts a rank on another host: {@code ssh -o BatchMode=yes HOST 'cd DIR
+     * && exec env VARS java ...'}, every word single-quoted. The ssh program can be replaced
+     * with TESSERA_SSH (or -Dtessera.ssh), e.g. {@code "ssh -p 2222"}.
+     */
+    static List<String> sshCommand(String host, Map<String, String> vars, List<String> command) {
+        List<String> cmd = new ArrayList<>(List.of(System.getProperty("tessera.ssh",
+                System.getenv().getOrDefault("TESSERA_SSH", "ssh")).trim().split("\\s+")));
+        cmd.add("-o");
+        cmd.add("BatchMode=yes");
+        cmd.add(host);
+        StringBuilder remote = new StringBuilder("cd ").append(quote(Path.of("").toAbsolutePath().toString()))
+                .append(" && exec env");
+        vars.forEach((k, v) -> remote.append(' ').append(k).append('=').append(quote(v)));
+        for (String word : command) {
+            remote.append(' ').append(quote(word));
+        }
+        cmd.add(remote.toString());
+        return cmd;
+    }
+
+    private static String quote(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
     }
 
     /** The JVM command of a rank: this JVM's java, the framework's class path plus the program's, RankMain. */
