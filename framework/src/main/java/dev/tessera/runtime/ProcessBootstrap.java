@@ -9,6 +9,8 @@ import dev.tessera.device.auto.AutoDevice;
 import dev.tessera.device.shm.ShmDevice;
 import dev.tessera.device.shm.ShmFile;
 import dev.tessera.device.tcp.DirectoryRendezvous;
+import dev.tessera.device.tcp.Rendezvous;
+import dev.tessera.device.tcp.TcpStoreRendezvous;
 import dev.tessera.device.tcp.TcpDevice;
 import dev.tessera.device.tcp.TcpMesh;
 import java.net.InetAddress;
@@ -27,7 +29,8 @@ import java.util.Map;
  * (OMPI_COMM_WORLD_RANK / SIZE / LOCAL_RANK / LOCAL_SIZE), Slurm (SLURM_PROCID /
  * SLURM_NTASKS / SLURM_LOCALID) or a PMI launcher (PMI_RANK / PMI_SIZE).
  *
- * <p>Other variables: TESSERA_DEVICE (tcp; the default), TESSERA_RENDEZVOUS_DIR (where
+ * <p>Other variables: TESSERA_DEVICE (tcp, the default; shm; auto), TESSERA_ROOT (host:port
+ * of a TCP store on rank 0 to rendezvous through, with TESSERA_SECRET), TESSERA_RENDEZVOUS_DIR (where
  * ranks publish their addresses; under mpirun without it, a directory in /tmp named
  * after the Open MPI job), TESSERA_SECRET (the job secret; without it rank 0 writes one
  * into the rendezvous directory), TESSERA_IFACE (address to use), TESSERA_START_TIMEOUT
@@ -62,10 +65,21 @@ public final class ProcessBootstrap {
             throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": TESSERA_DEVICE=" + device
                     + " is not available in this build; multi-process jobs use 'auto', 'shm' (one machine) or 'tcp'");
         }
-        DirectoryRendezvous rendezvous = new DirectoryRendezvous(rendezvousDir(env, rank));
         String secret = env.get("TESSERA_SECRET");
-        if (secret == null || secret.isBlank()) {
-            secret = rendezvous.shared("secret", rank == 0, ProcessBootstrap::newSecret, timeout);
+        Rendezvous rendezvous;
+        String root = env.get("TESSERA_ROOT");
+        if (root != null && !root.isBlank()) {
+            if (secret == null || secret.isBlank()) {
+                throw new TesseraException(ErrorClass.ARG, "rank " + rank
+                        + ": TESSERA_ROOT needs TESSERA_SECRET too (any hard-to-guess string, the same for every rank)");
+            }
+            rendezvous = new TcpStoreRendezvous(root, rank, secret);
+        } else {
+            DirectoryRendezvous dir = new DirectoryRendezvous(rendezvousDir(env, rank));
+            if (secret == null || secret.isBlank()) {
+                secret = dir.shared("secret", rank == 0, ProcessBootstrap::newSecret, timeout);
+            }
+            rendezvous = dir;
         }
         JobFailure failure = new JobFailure();
         long eager = Long.parseLong(env.getOrDefault("TESSERA_EAGER_LIMIT", Long.toString(TcpDevice.DEFAULT_EAGER_LIMIT)));
@@ -88,9 +102,9 @@ public final class ProcessBootstrap {
         }
         current = chosen;
         installExitHandlers(chosen, Thread.currentThread());
-        if (rank == 0 && env.get("TESSERA_RENDEZVOUS_DIR") == null) {
+        if (rank == 0 && env.get("TESSERA_RENDEZVOUS_DIR") == null && rendezvous instanceof DirectoryRendezvous dir) {
             // A directory we derived (mpirun, srun): every rank has read it once the mesh is complete.
-            deleteTree(rendezvous.directory());
+            deleteTree(dir.directory());
         }
         int localRank = local != null ? java.util.Arrays.binarySearch(local, rank)
                 : intOr(env, 0, "TESSERA_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID");

@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * temporary file, then renamed, so readers never see half a file) and waits until all
  * ranks have published. A rank that never shows up is named in the timeout error.
  */
-public final class DirectoryRendezvous {
+public final class DirectoryRendezvous implements Rendezvous {
 
     private final Path dir;
 
@@ -30,6 +30,7 @@ public final class DirectoryRendezvous {
         return dir;
     }
 
+    @Override
     public void publish(int rank, String line) {
         try {
             Files.createDirectories(dir);
@@ -46,7 +47,7 @@ public final class DirectoryRendezvous {
         }
     }
 
-    /** Every rank's line, by rank; waits up to {@code timeout}. */
+    @Override
     public String[] gather(int me, int size, Duration timeout) {
         String[] lines = new String[size];
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -28,9 +28,9 @@ public final class TcpMesh {
      * What a rank needs to join: its rank, the job size, the job secret, where to
      * rendezvous, the address to listen on and advertise, and the startup timeout.
      */
-    public record Spec(int rank, int size, String secret, DirectoryRendezvous rendezvous, InetAddress address,
+    public record Spec(int rank, int size, String secret, Rendezvous rendezvous, InetAddress address,
                        Duration startTimeout, long eagerLimit, String node) {
-        public Spec(int rank, int size, String secret, DirectoryRendezvous rendezvous, InetAddress address,
+        public Spec(int rank, int size, String secret, Rendezvous rendezvous, InetAddress address,
                     Duration startTimeout, long eagerLimit) {
             this(rank, size, secret, rendezvous, address, startTimeout, eagerLimit, "localhost");
         }

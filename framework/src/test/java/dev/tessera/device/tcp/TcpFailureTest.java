@@ -45,9 +45,11 @@ class TcpFailureTest {
     @Test
     void strangersWrongSecretsAndGarbageAreRejectedAndTheJobGoesOn(@TempDir Path dir) throws Exception {
         DirectoryRendezvous rendezvous = new DirectoryRendezvous(dir);
+        // Own threads, not the common pool: it may have a single thread on a 2-core machine.
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
         CompletableFuture<TcpDevice> rank0 = CompletableFuture.supplyAsync(() -> TcpMesh.connect(new TcpMesh.Spec(0, 2,
                 "right-secret", rendezvous, InetAddress.getLoopbackAddress(), Duration.ofSeconds(30),
-                TcpDevice.DEFAULT_EAGER_LIMIT), new JobFailure()));
+                TcpDevice.DEFAULT_EAGER_LIMIT), new JobFailure()), pool);
         Path published = dir.resolve("rank-0");
         while (!Files.exists(published)) {
             Thread.sleep(5);
@@ -85,12 +87,13 @@ class TcpFailureTest {
             int[] got = new int[1];
             w0.recv(Buffer.of(got), 1, 7);
             return got;
-        });
+        }, pool);
         Comm w1 = Comm.createWorld(rank1, ThreadLevel.MULTIPLE, new CollectiveTuning());
         w1.send(Buffer.of(new int[] {42}), 0, 7);
         assertEquals(42, received.get(30, TimeUnit.SECONDS)[0]);
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(d0::close);
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(d0::close, pool);
         rank1.close();
         closing.get(30, TimeUnit.SECONDS);
+        pool.shutdownNow();
     }
 }
