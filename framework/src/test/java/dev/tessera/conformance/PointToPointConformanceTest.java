@@ -296,6 +296,25 @@ class PointToPointConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("runners")
+    void largeMessagesCrossingInBothDirectionsAtOnceDoNotDeadlock(JobRunner runner) {
+        runner.run(2, world -> {
+            int peer = 1 - world.rank();
+            for (int bytes : new int[] {EAGER * 8, 300_000, 4 << 20}) {
+                byte[] out = pattern(bytes, world.rank());
+                byte[] in = new byte[bytes];
+                Request s1 = world.isend(Buffer.of(out), peer, 1);
+                Request s2 = world.isend(Buffer.of(out), peer, 2);
+                world.recv(Buffer.of(in), peer, 2);
+                assertArrayEquals(pattern(bytes, peer), in);
+                world.recv(Buffer.of(in), peer, 1);
+                Request.waitAll(s1, s2);
+                assertArrayEquals(pattern(bytes, peer), in);
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
     void freedCommunicatorRejectsUse(JobRunner runner) {
         runner.run(2, world -> {
             Comm c = world.dup();

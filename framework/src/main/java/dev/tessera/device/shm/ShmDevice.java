@@ -345,9 +345,7 @@ public final class ShmDevice extends MatchingDevice {
             for (int p = 0; p < size; p++) {
                 if (p != rank) {
                     any |= drain(p);
-                    if (!outbound[p].queue.isEmpty()) {
-                        any |= outbound[p].push();
-                    }
+                    any |= outbound[p].push();
                 }
             }
             long now = System.nanoTime();

@@ -58,7 +58,9 @@ final class PeerConnection {
      * the writer thread, which keeps the order.
      */
     void send(Outgoing frame) {
-        if (frame.payload() == null || frame.payload().byteSize() <= TcpIo.STAGING) {
+        // Never inline on a reader thread: a reader blocked in a write while its peer's reader is
+        // blocked the same way would deadlock the pair; readers always hand frames to the writer.
+        if (!READER.get() && (frame.payload() == null || frame.payload().byteSize() <= TcpIo.STAGING)) {
             if (writeLock.tryLock()) {
                 try {
                     if (queued.get() == 0) {
@@ -73,6 +75,9 @@ final class PeerConnection {
         queued.incrementAndGet();
         queue.add(frame);
     }
+
+    /** True on the reader threads of every connection. */
+    static final ThreadLocal<Boolean> READER = ThreadLocal.withInitial(() -> false);
 
     /** Frames queued or being written by the writer thread; inline writes only when zero (keeps the order). */
     private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();

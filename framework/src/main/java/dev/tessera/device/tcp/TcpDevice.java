@@ -176,6 +176,7 @@ public final class TcpDevice extends MatchingDevice {
 
     /** The reader thread of one connection: frames in, in order. */
     void readLoop(PeerConnection conn) {
+        PeerConnection.READER.set(true);
         ByteBuffer h = ByteBuffer.allocate(Frame.HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         try {
             while (true) {
