@@ -172,6 +172,8 @@ public final class ShmDevice extends MatchingDevice {
     private static final class Outbound {
         final ShmRing ring;
         final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
+        /** Size of the queue, readable without the lock: progress skips idle peers with one volatile read. */
+        volatile int queued;
 
         Outbound(ShmRing ring) {
             this.ring = ring;
@@ -205,6 +207,7 @@ public final class ShmDevice extends MatchingDevice {
                     any = true;
                 }
                 queue.poll();
+                queued = queue.size();
                 m.written();
             }
             return any;
@@ -212,6 +215,7 @@ public final class ShmDevice extends MatchingDevice {
 
         synchronized void add(Outgoing m) {
             queue.add(m);
+            queued = queue.size();
         }
     }
 
@@ -345,7 +349,9 @@ public final class ShmDevice extends MatchingDevice {
             for (int p = 0; p < size; p++) {
                 if (p != rank) {
                     any |= drain(p);
-                    any |= outbound[p].push();
+                    if (outbound[p].queued > 0) {
+                        any |= outbound[p].push();
+                    }
                 }
             }
             long now = System.nanoTime();
