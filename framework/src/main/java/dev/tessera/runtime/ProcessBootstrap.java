@@ -29,7 +29,7 @@ import java.util.Map;
  * (OMPI_COMM_WORLD_RANK / SIZE / LOCAL_RANK / LOCAL_SIZE), Slurm (SLURM_PROCID /
  * SLURM_NTASKS / SLURM_LOCALID) or a PMI launcher (PMI_RANK / PMI_SIZE).
  *
- * <p>Other variables: TESSERA_DEVICE (tcp, the default; shm; auto), TESSERA_ROOT (host:port
+ * <p>Other variables: TESSERA_DEVICE (auto, the default: shm within a node and tcp across; shm; tcp), TESSERA_ROOT (host:port
  * of a TCP store on rank 0 to rendezvous through, with TESSERA_SECRET), TESSERA_RENDEZVOUS_DIR (where
  * ranks publish their addresses; under mpirun without it, a directory in /tmp named
  * after the Open MPI job), TESSERA_SECRET (the job secret; without it rank 0 writes one
@@ -56,7 +56,7 @@ public final class ProcessBootstrap {
         }
         int rank = place[0];
         int size = place[1];
-        String device = env.getOrDefault("TESSERA_DEVICE", "tcp");
+        String device = env.getOrDefault("TESSERA_DEVICE", "auto");
         Duration timeout = Duration.ofSeconds(Long.parseLong(env.getOrDefault("TESSERA_START_TIMEOUT", "60")));
         if (device.equals("shm")) {
             return shm(env, rank, size, timeout);

@@ -64,7 +64,7 @@ class MpirunBootstrapTest {
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(90, TimeUnit.SECONDS), "mpirun job finished");
         assertEquals(0, p.exitValue(), output);
-        assertTrue(output.contains("mpirun job ok on tcp"), output);
+        assertTrue(output.contains("mpirun job ok on auto"), output);
         List<String> leftovers;
         try (var s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
             leftovers = s.map(Path::toString).filter(n -> n.contains("tessera-ompi-")).toList();
