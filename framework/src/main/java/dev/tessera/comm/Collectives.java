@@ -3,6 +3,7 @@ package dev.tessera.comm;
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.device.DeviceRequest;
+import dev.tessera.device.NativeCollectives;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 
@@ -68,6 +69,26 @@ final class Collectives {
         return comm.size();
     }
 
+    /**
+     * The library's own collectives (mpi device with native collectives on), when the device
+     * offers them for this element type and operation and no Tessera algorithm is forced;
+     * else null. The answer depends only on arguments every rank shares, so all ranks agree.
+     * Nonblocking collectives (on helper threads, in no fixed order between threads) keep
+     * Tessera's tagged algorithms: a library's blocking collectives on one communicator must
+     * be called in the same order on every rank.
+     */
+    NativeCollectives nativeFor(String collective, Datatype type, Op op, long count) {
+        NativeCollectives n = comm.env.device.nativeCollectives();
+        if (n == null || fixedTag >= 0 || size() < 2 || count <= 0 || type == Datatype.OBJECT || comm.env.tuning.forced(collective) != null) {
+            return null;
+        }
+        int opCode = op == null ? -1 : op.nativeCode();
+        if (op != null && opCode < 0) {
+            return null;
+        }
+        return n.supports(type.code(), opCode) ? n : null;
+    }
+
     int rank() {
         return comm.rank();
     }
@@ -77,6 +98,11 @@ final class Collectives {
     void barrier() {
         CollectiveChannel ch = channel("Comm.barrier", Datatype.BYTE);
         if (size() == 1) {
+            return;
+        }
+        NativeCollectives lib = nativeFor("barrier", Datatype.BYTE, null, 1);
+        if (lib != null) {
+            lib.barrier(comm.context);
             return;
         }
         String alg = algorithm("barrier", "dissemination");
@@ -92,7 +118,10 @@ final class Collectives {
         comm.checkRoot(call, root);
         CollectiveChannel ch = channel(call, buffer.type());
         MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
-        if (size() > 1 && data.byteSize() > 0) {
+        NativeCollectives lib = nativeFor("bcast", buffer.type(), null, buffer.count());
+        if (lib != null) {
+            lib.bcast(data, buffer.count(), buffer.type().code(), root, comm.context);
+        } else if (size() > 1 && data.byteSize() > 0) {
             boolean large = data.byteSize() >= BCAST_SHORT && buffer.count() >= size() && size() > 2;
             String alg = algorithm("bcast", large ? "scatter_allgather" : "binomial");
             switch (alg) {
@@ -115,8 +144,11 @@ final class Collectives {
         Buffer result = rank() == root ? rootBuffer(call, recv, true, send, size()) : null;
         CollectiveChannel ch = channel(call, send.type());
         MemorySegment mine = send.sendSegment();
-        String alg = algorithm("gather", "binomial");
+        NativeCollectives lib = nativeFor("gather", send.type(), null, send.count());
+        String alg = lib != null ? "native" : algorithm("gather", "binomial");
         switch (alg) {
+            case "native" -> lib.gather(mine, result == null ? null : result.receiveSegment(), send.count(),
+                    send.type().code(), root, comm.context);
             case "binomial" -> GatherAlgorithms.binomialGather(ch, mine, result == null ? null : result.receiveSegment(), root);
             case "linear" -> GatherAlgorithms.linearGather(ch, mine, result == null ? null
                     : equalBlocks(result.receiveSegment(), size(), mine.byteSize()), root);
@@ -154,8 +186,10 @@ final class Collectives {
         CollectiveChannel ch = channel(call, recv.type());
         MemorySegment mine = recv.receiveSegment();
         MemorySegment all = source == null ? null : source.sendSegment();
-        String alg = algorithm("scatter", "binomial");
+        NativeCollectives lib = nativeFor("scatter", recv.type(), null, recv.count());
+        String alg = lib != null ? "native" : algorithm("scatter", "binomial");
         switch (alg) {
+            case "native" -> lib.scatter(all, mine, recv.count(), recv.type().code(), root, comm.context);
             case "binomial" -> GatherAlgorithms.binomialScatter(ch, all, mine, root);
             case "linear" -> GatherAlgorithms.linearScatter(ch, all == null ? null
                     : equalBlocks(all, size(), mine.byteSize()), mine, root);
@@ -198,7 +232,10 @@ final class Collectives {
         }
         CollectiveChannel ch = channel(call, recv.type());
         MemorySegment data = recv.receiveSegment();
-        if (size() > 1 && block > 0) {
+        NativeCollectives lib = nativeFor("allgather", recv.type(), null, block);
+        if (lib != null) {
+            lib.allgather(null, data, block, recv.type().code(), comm.context);
+        } else if (size() > 1 && block > 0) {
             String alg = algorithm("allgather", data.byteSize() < ALLGATHER_SHORT ? "bruck" : "ring");
             switch (alg) {
                 case "ring" -> AllgatherAlgorithms.ring(ch, data, mine.byteSize());
@@ -233,8 +270,10 @@ final class Collectives {
         MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
         MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
         CollectiveChannel ch = channel(call, recv.type());
-        String alg = algorithm("alltoall", blockBytes < ALLTOALL_SHORT ? "linear" : "pairwise");
+        NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
+        String alg = lib != null ? "native" : algorithm("alltoall", blockBytes < ALLTOALL_SHORT ? "linear" : "pairwise");
         switch (alg) {
+            case "native" -> lib.alltoall(send.sendSegment(), recv.receiveSegment(), block, recv.type().code(), comm.context);
             case "pairwise" -> AlltoallAlgorithms.pairwise(ch, out, in);
             case "linear" -> AlltoallAlgorithms.linear(ch, out, in);
             default -> throw unknownAlgorithm("alltoall", alg, "pairwise, linear");

@@ -33,8 +33,14 @@ final class CommCreation {
         }
     }
 
+    /** Tells the device about a new communicator (called by its members only, in creation order). */
+    private static void created(Comm parent, int context, Group group) {
+        parent.env.device.contextCreated(context, group.worldRanks());
+    }
+
     static Comm dup(Comm parent) {
         int context = agreeOnContext(parent);
+        created(parent, context, parent.group);
         if (parent instanceof CartComm cart) {
             return new CartComm(parent.env, parent.group, context, cart.dims(), cart.periods());
         }
@@ -61,7 +67,9 @@ final class CommCreation {
         }
         members.sort(Comparator.<Integer>comparingInt(r -> all[2 * r + 1]).thenComparingInt(r -> r));
         int[] world = members.stream().mapToInt(parent.group::worldRank).toArray();
-        return new Comm(parent.env, new Group(world), context);
+        Group group = new Group(world);
+        created(parent, context, group);
+        return new Comm(parent.env, group, context);
     }
 
     static Comm create(Comm parent, Group subgroup) {
@@ -78,6 +86,7 @@ final class CommCreation {
         if (subgroup.rankOf(parent.env.device.rank()) == Group.UNDEFINED) {
             return null;
         }
+        created(parent, context, subgroup);
         return new Comm(parent.env, subgroup, context);
     }
 
@@ -105,7 +114,9 @@ final class CommCreation {
         for (int r = 0; r < n; r++) {
             world[r] = parent.group.worldRank(r);
         }
-        return new CartComm(parent.env, new Group(world), context, dims.clone(), periods.clone());
+        Group group = new Group(world);
+        created(parent, context, group);
+        return new CartComm(parent.env, group, context, dims.clone(), periods.clone());
     }
 
     /** The sub-grid communicator keeping the dimensions where {@code remain} is true. */

@@ -61,6 +61,11 @@ public final class Op {
         this.name = name;
     }
 
+    /** The code of a built-in operation a library can run (SUM 0 .. BXOR 9), or -1 (MINLOC, MAXLOC, user). */
+    int nativeCode() {
+        return kind.ordinal() <= Kind.BXOR.ordinal() ? kind.ordinal() : -1;
+    }
+
     /** A user operation over whole vectors. */
     public static Op create(UserFunction function, boolean commutative) {
         Objects.requireNonNull(function, "user function");

@@ -1,5 +1,6 @@
 package dev.tessera.comm;
 
+import dev.tessera.device.NativeCollectives;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -39,7 +40,10 @@ final class Reductions {
         String call = "Comm.allreduce";
         MemorySegment data = start(call, send, recv, op);
         CollectiveChannel ch = c.channel(call, recv.type());
-        if (c.size() > 1 && recv.count() > 0) {
+        NativeCollectives lib = c.nativeFor("allreduce", recv.type(), op, recv.count());
+        if (lib != null) {
+            lib.allreduce(null, data, recv.count(), recv.type().code(), op.nativeCode(), comm.context);
+        } else if (c.size() > 1 && recv.count() > 0) {
             String alg = c.algorithm("allreduce", chooseAllreduce(data.byteSize(), recv.count(), op));
             switch (alg) {
                 case "recursive_doubling" -> AllreduceAlgorithms.recursiveDoubling(ch, data, recv.count(), op);
@@ -78,7 +82,11 @@ final class Reductions {
         Buffer work = isRoot ? recv : scratchLike(contribution, call);
         MemorySegment data = start(call, isRoot ? send : contribution, work, op);
         CollectiveChannel ch = c.channel(call, work.type());
-        if (c.size() > 1 && work.count() > 0) {
+        NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
+        if (lib != null) {
+            lib.reduce(isRoot ? null : data, isRoot ? data : null, work.count(), work.type().code(), op.nativeCode(), root,
+                    comm.context);
+        } else if (c.size() > 1 && work.count() > 0) {
             String alg = c.algorithm("reduce", "binomial");
             switch (alg) {
                 case "binomial" -> ReduceAlgorithms.binomial(ch, data, work.count(), op, root);
@@ -125,11 +133,19 @@ final class Reductions {
         MemorySegment data = start(call, send, work, op);
         CollectiveChannel ch = c.channel(call, recv.type());
         long blockBytes = recv.byteSize();
-        String alg = c.algorithm("reduce_scatter_block", op.isCommutative() ? "ring" : "reduce_scatter");
+        NativeCollectives lib = c.nativeFor("reduce_scatter_block", recv.type(), op, recv.count());
+        String alg = lib != null ? "native"
+                : c.algorithm("reduce_scatter_block", op.isCommutative() ? "ring" : "reduce_scatter");
         if (alg.equals("ring") && !op.isCommutative()) {
             alg = "reduce_scatter";
         }
         switch (alg) {
+            case "native" -> {
+                lib.reduceScatterBlock(data, recv.receiveSegment(), recv.count(), recv.type().code(), op.nativeCode(),
+                        comm.context);
+                recv.received(blockBytes);
+                return;
+            }
             case "ring" -> ReduceAlgorithms.ringReduceScatter(ch, data, recv.count(), op);
             case "reduce_scatter" -> {
                 ReduceAlgorithms.binomial(ch, data, send.count(), op, 0);

@@ -56,6 +56,20 @@ public interface Device extends AutoCloseable {
         return r;
     }
 
+    /**
+     * Called by every member of a new communicator, in the same order on each, once they
+     * have agreed on its context; {@code worldRanks} lists the members in rank order.
+     * Devices that mirror communicators in a library (the mpi device's native collectives)
+     * create theirs here; the others ignore it.
+     */
+    default void contextCreated(int context, int[] worldRanks) {
+    }
+
+    /** The library collectives this device offers, or null (Tessera's own algorithms run). */
+    default NativeCollectives nativeCollectives() {
+        return null;
+    }
+
     /** Tries to cancel a pending operation; true if it was cancelled (it then completes as such). */
     boolean cancel(DeviceRequest request);
 

@@ -21,6 +21,18 @@ final class InfoCommand implements Callable<Integer> {
         return false;
     }
 
+    /** The MPI library the mpi device would use (compiles the shim on first use), or why there is none. */
+    private static String mpiLine() {
+        try {
+            dev.tessera.device.mpi.MpiLibrary lib = dev.tessera.device.mpi.MpiLibrary.load();
+            return "available: " + lib.libraryVersion() + "\n             library " + lib.libraryFile()
+                    + "\n             ABI " + lib.abi() + ", MPI " + lib.mpiVersion() + " headers; start with "
+                    + "tessera run --device mpi or mpirun with TESSERA_DEVICE=mpi";
+        } catch (dev.tessera.TesseraException e) {
+            return "NOT available: " + e.getMessage();
+        }
+    }
+
     @Override
     public Integer call() {
         Runtime rt = Runtime.getRuntime();
@@ -40,9 +52,9 @@ final class InfoCommand implements Callable<Integer> {
         System.out.println("  tcp        available (processes on one or more machines; eager limit "
                 + dev.tessera.device.tcp.TcpDevice.DEFAULT_EAGER_LIMIT + " B)");
         System.out.println("  auto       available (shm within a node, tcp between nodes)");
-        System.out.println("  mpi        not built yet");
+        System.out.println("  mpi        " + mpiLine());
         System.out.println("Launchers:   tessera run (smp, shm, tcp, auto on this machine); mpirun/srun start ranks with "
-                + "TESSERA_DEVICE=auto|shm|tcp" + (onPath("mpirun") ? " (mpirun found)" : " (mpirun not found)"));
+                + "TESSERA_DEVICE=auto|shm|tcp|mpi" + (onPath("mpirun") ? " (mpirun found)" : " (mpirun not found)"));
         return 0;
     }
 }

@@ -40,8 +40,13 @@ final class RunCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = {"-d", "--device"}, paramLabel = "DEVICE", defaultValue = "smp",
-            description = "Communication device: smp (ranks as threads of one JVM), shm (one process per rank, shared memory, one machine), tcp (one process per rank, TCP), auto (shm within a node, tcp between nodes); mpi is not built yet. Default: ${DEFAULT-VALUE}.")
+            description = "Communication device: smp (ranks as threads of one JVM), shm (one process per rank, shared memory, one machine), tcp (one process per rank, TCP), auto (shm within a node, tcp between nodes), mpi (the system's MPI library; started through its mpirun). Default: ${DEFAULT-VALUE}.")
     String device;
+
+    @Option(names = "--mpi-collectives", paramLabel = "KIND", defaultValue = "tessera",
+            description = "With --device mpi: tessera (Tessera's collective algorithms over the device) or native "
+                    + "(the MPI library's own tuned collectives for primitive buffers and built-in ops). Default: ${DEFAULT-VALUE}.")
+    String mpiCollectives;
 
     @Option(names = "--tag-output", description = "Prefix every output line with [rank].")
     boolean tagOutput;
@@ -95,8 +100,11 @@ final class RunCommand implements Callable<Integer> {
             case "tcp", "shm", "auto" -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err,
                     Duration.ZERO, emulatedNodes).run(spec);
             case "mpi" -> {
-                System.err.println("tessera run: device '" + device + "' is not part of this build yet; use --device smp, shm, tcp or auto");
-                yield 2;
+                if (!mpiCollectives.equals("tessera") && !mpiCollectives.equals("native")) {
+                    System.err.println("tessera run: --mpi-collectives must be tessera or native, got '" + mpiCollectives + "'");
+                    yield 2;
+                }
+                yield new dev.tessera.launch.process.MpiLauncher(System.err).run(spec, mpiCollectives);
             }
             default -> {
                 System.err.println("tessera run: unknown device '" + device + "' (valid: " + Arrays.asList("smp", "shm", "tcp", "auto", "mpi") + ")");

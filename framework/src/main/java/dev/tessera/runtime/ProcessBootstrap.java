@@ -6,6 +6,7 @@ import dev.tessera.device.Device;
 import dev.tessera.device.JobFailure;
 import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.auto.AutoDevice;
+import dev.tessera.device.mpi.MpiDevice;
 import dev.tessera.device.shm.ShmDevice;
 import dev.tessera.device.shm.ShmFile;
 import dev.tessera.device.tcp.DirectoryRendezvous;
@@ -50,6 +51,9 @@ public final class ProcessBootstrap {
 
     /** A rank bootstrap from the environment, or null if no launcher variables are present. */
     public static RankBootstrap fromEnvironment(Map<String, String> env) {
+        if ("mpi".equals(env.get("TESSERA_DEVICE"))) {
+            return mpi(env);
+        }
         int[] place = rankAndSize(env);
         if (place == null) {
             return null;
@@ -63,7 +67,7 @@ public final class ProcessBootstrap {
         }
         if (!device.equals("tcp") && !device.equals("auto")) {
             throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": TESSERA_DEVICE=" + device
-                    + " is not available in this build; multi-process jobs use 'auto', 'shm' (one machine) or 'tcp'");
+                    + " is not a device; multi-process jobs use 'auto', 'shm' (one machine), 'tcp' or 'mpi'");
         }
         String secret = env.get("TESSERA_SECRET");
         Rendezvous rendezvous;
@@ -111,6 +115,39 @@ public final class ProcessBootstrap {
         int localSize = local != null ? local.length : intOr(env, size, "TESSERA_LOCAL_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE");
         int node = intOr(env, 0, "TESSERA_NODE_ID", "SLURM_NODEID");
         return new RankBootstrap(chosen, localRank, localSize, node, env.getOrDefault("TESSERA_JOB_ID", "job"));
+    }
+
+    /**
+     * The system's MPI library (started by mpirun/srun, or a singleton): rank and size come
+     * from MPI itself. TESSERA_MPI_COLLECTIVES=native (or -Dtessera.mpi.collectives=native)
+     * hands the common collectives to the library.
+     */
+    private static RankBootstrap mpi(Map<String, String> env) {
+        String collectives = System.getProperty("tessera.mpi.collectives",
+                env.getOrDefault("TESSERA_MPI_COLLECTIVES", "tessera"));
+        if (!collectives.equals("native") && !collectives.equals("tessera")) {
+            throw new TesseraException(ErrorClass.ARG, "TESSERA_MPI_COLLECTIVES=" + collectives
+                    + " is not valid (native: the MPI library's collectives; tessera: Tessera's algorithms)");
+        }
+        long eager = Long.parseLong(env.getOrDefault("TESSERA_EAGER_LIMIT", Long.toString(MpiDevice.DEFAULT_EAGER_LIMIT)));
+        MpiDevice d;
+        try {
+            d = MpiDevice.init(new JobFailure(), eager, collectives.equals("native"));
+        } catch (TesseraException e) {
+            // Like a failed MPI_Init: one line saying what was looked for, then exit (no stack trace).
+            System.err.println("tessera: rank " + env.getOrDefault("OMPI_COMM_WORLD_RANK", env.getOrDefault("PMI_RANK", "?"))
+                    + ": " + e.getMessage());
+            System.err.flush();
+            System.exit(1);
+            throw e;
+        }
+        current = d;
+        installExitHandlers(d, Thread.currentThread());
+        int localRank = intOr(env, 0, "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID");
+        int localSize = intOr(env, d.size(), "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS");
+        int node = intOr(env, 0, "SLURM_NODEID");
+        return new RankBootstrap(d, localRank, localSize, node,
+                env.getOrDefault("OMPI_MCA_ess_base_jobid", env.getOrDefault("SLURM_JOB_ID", "mpi")));
     }
 
     /** All ranks on this machine, through a shared file named after the job (see {@link ShmFile}). */

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CommunicatorConformanceTest {
 
     static Stream<Arguments> runnersAndRanks() {
-        return Runners.all().stream().flatMap(r -> Stream.of(1, 2, 3, 4, 7).map(n -> Arguments.of(r, n)));
+        return Runners.all().stream().flatMap(r -> Stream.of(1, 2, 3, 4, 7).filter(r::runs).map(n -> Arguments.of(r, n)));
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks")

@@ -11,4 +11,14 @@ public interface JobRunner {
     String device();
 
     void run(int ranks, RankCase body);
+
+    /** Whether the suite runs jobs of this many ranks on this runner (all by default). */
+    default boolean runs(int ranks) {
+        return true;
+    }
+
+    /** Whether the suite runs its cases with this collective algorithm forced ("auto": none forced). */
+    default boolean runsAlgorithm(String algorithm) {
+        return true;
+    }
 }

@@ -39,7 +39,7 @@ class PointToPointConformanceTest {
     }
 
     static Stream<Arguments> runnersAndRanks() {
-        return Runners.all().stream().flatMap(r -> Stream.of(2, 3, 4, 7).map(n -> Arguments.of(r, n)));
+        return Runners.all().stream().flatMap(r -> Stream.of(2, 3, 4, 7).filter(r::runs).map(n -> Arguments.of(r, n)));
     }
 
     static byte[] pattern(int n, int seed) {

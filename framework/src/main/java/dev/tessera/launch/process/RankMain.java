@@ -5,6 +5,7 @@ import dev.tessera.runtime.ProcessBootstrap;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * The main class of a rank process started by {@link ProcessLauncher}: runs the
@@ -25,7 +26,8 @@ public final class RankMain {
             System.err.println("usage: RankMain MAIN [ARGS...]");
             System.exit(2);
         }
-        String rank = System.getenv().getOrDefault("TESSERA_RANK", "?");
+        Map<String, String> env = System.getenv();
+        String rank = env.getOrDefault("TESSERA_RANK", env.getOrDefault("OMPI_COMM_WORLD_RANK", env.getOrDefault("PMI_RANK", "?")));
         Method main;
         try {
             main = Class.forName(args[0]).getMethod("main", String[].class);

@@ -1,0 +1,138 @@
+package dev.tessera.conformance;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs test jobs on the mpi device: one JVM per rank, started by Open MPI's own
+ * {@code mpirun} (as users do on a cluster), with Tessera's collectives or, with
+ * {@code nativeCollectives}, the library's. A job that outlives its timeout is killed
+ * with mpirun and fails the test with its output.
+ */
+public final class MpirunJobRunner implements JobRunner {
+
+    private final boolean nativeCollectives;
+    private final Duration timeout;
+
+    public MpirunJobRunner(boolean nativeCollectives) {
+        this(nativeCollectives, Duration.ofSeconds(90));
+    }
+
+    public MpirunJobRunner(boolean nativeCollectives, Duration timeout) {
+        this.nativeCollectives = nativeCollectives;
+        this.timeout = timeout;
+    }
+
+    /** True when Open MPI's mpirun and mpicc are on PATH (the mpi device builds its shim with mpicc). */
+    public static boolean available() {
+        return onPath("mpirun") && onPath("mpicc");
+    }
+
+    private static boolean onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The scope for the mpi device: 2, 3 and 4 ranks (each job is a full mpirun start). */
+    @Override
+    public boolean runs(int ranks) {
+        return ranks >= 2 && ranks <= 4;
+    }
+
+    /** With native collectives a forced Tessera algorithm bypasses the library: only the unforced case is new. */
+    @Override
+    public boolean runsAlgorithm(String algorithm) {
+        return !nativeCollectives || algorithm.equals("auto");
+    }
+
+    @Override
+    public String device() {
+        return "mpi";
+    }
+
+    @Override
+    public void run(int ranks, RankCase body) {
+        ProcessJobRunner.Result r = launch(ranks, body, List.of(), java.util.Map.of());
+        if (r.status() != 0) {
+            throw new AssertionError(this + " job of " + ranks + " ranks failed with status " + r.status()
+                    + "; output:\n" + r.output());
+        }
+    }
+
+    /** Launches a job under mpirun and returns its outcome without judging it. */
+    public ProcessJobRunner.Result launch(int ranks, RankCase body, List<String> extraArgs, java.util.Map<String, String> env) {
+        Path file = null;
+        try {
+            file = Files.createTempFile("tessera-case-", ".ser");
+            try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(file))) {
+                out.writeObject(body);
+            }
+            String java = ProcessHandle.current().info().command().orElse("java");
+            List<String> cmd = new ArrayList<>(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe",
+                    "--bind-to", "none", "-x", "TESSERA_DEVICE=mpi",
+                    "-x", "TESSERA_MPI_COLLECTIVES=" + (nativeCollectives ? "native" : "tessera")));
+            for (var e : env.entrySet()) {
+                cmd.addAll(List.of("-x", e.getKey() + "=" + e.getValue()));
+            }
+            cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ProcessRankCase.class.getName(),
+                    file.toString()));
+            cmd.addAll(extraArgs);
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+            pb.environment().put("OMPI_MCA_rmaps_base_oversubscribe", "1");
+            // Yield when idle: more ranks than cores here.
+            pb.environment().put("OMPI_MCA_mpi_yield_when_idle", "1");
+            Process p = pb.start();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            Thread reader = Thread.ofPlatform().daemon().start(() -> copy(p.getInputStream(), bytes));
+            if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+                reader.join(2000);
+                return new ProcessJobRunner.Result(124, "timed out after " + timeout.toSeconds() + " s\n"
+                        + bytes.toString(StandardCharsets.UTF_8));
+            }
+            reader.join(5000);
+            return new ProcessJobRunner.Result(p.exitValue(), bytes.toString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new AssertionError("cannot launch an mpirun job", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        } finally {
+            if (file != null) {
+                file.toFile().delete();
+            }
+        }
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream out) {
+        try (in) {
+            in.transferTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return nativeCollectives ? "mpi(native collectives)" : "mpi";
+    }
+}
