@@ -72,7 +72,7 @@ public final class MpiLauncher {
     }
 
     /** The launcher command line for Open MPI (mpirun -x) or MPICH Hydra (mpiexec -genv). */
-    static List<String> command(String mpirun, boolean openMpi, LaunchSpec spec, Map<String, String> vars, int cores) {
+    public static List<String> command(String mpirun, boolean openMpi, LaunchSpec spec, Map<String, String> vars, int cores) {
         List<String> cmd = new ArrayList<>(List.of(mpirun, "-np", Integer.toString(spec.ranks())));
         if (openMpi) {
             if (spec.hosts().isEmpty() && spec.ranks() > cores) {

@@ -1,0 +1,88 @@
+package dev.tessera.bench.p2p;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Datatype;
+import dev.tessera.comm.Op;
+import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Tessera;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Tessera's side of bench/mpi-device-vs-openmpi.sh, measured exactly as
+ * bench/native/mpi_device_bench.c measures plain C: ping-pong between ranks 0 and 1
+ * (1 B .. 16 MiB) and allreduce of doubles (8 B .. 16 MiB), median of 5 repeats after a
+ * warm-up. Buffers are native memory segments (what a large-message code on the mpi
+ * device should use; heap arrays are staged). Runs on any device.
+ * Usage: {@code MpiDeviceBench [all|pingpong|allreduce]}.
+ */
+public final class MpiDeviceBench {
+
+    private MpiDeviceBench() {
+    }
+
+    static int itersFor(long n) {
+        return n >= (1 << 22) ? 20 : n >= (1 << 20) ? 50 : n >= (1 << 16) ? 500 : 5000;
+    }
+
+    public static void main(String[] args) {
+        String what = args.length > 0 ? args[0] : "all";
+        long max = 16L << 20;
+        try (Runtime rt = Tessera.init(args); Arena arena = Arena.ofShared()) {
+            Comm world = rt.world();
+            MemorySegment buf = arena.allocate(max, 64).fill((byte) 1);
+            MemorySegment in = arena.allocate(max, 64);
+            MemorySegment out = arena.allocate(max, 64);
+            for (long i = 0; i < max / 8; i++) {
+                in.setAtIndex(ValueLayout.JAVA_DOUBLE, i, 1.0);
+            }
+            if (!what.equals("allreduce")) {
+                for (long n = 1; n <= max; n *= 4) {
+                    Buffer b = Buffer.of(buf.asSlice(0, n), Datatype.BYTE);
+                    double t = median(world, itersFor(n), () -> {
+                        if (world.rank() == 0) {
+                            world.send(b, 1, 0);
+                            world.recv(b, 1, 0);
+                        } else if (world.rank() == 1) {
+                            world.recv(b, 0, 0);
+                            world.send(b, 0, 0);
+                        }
+                    }) / 2;
+                    if (world.rank() == 0) {
+                        System.out.printf("pingpong %d %.3f %.1f%n", n, t * 1e6, n / t / 1e6);
+                    }
+                }
+            }
+            if (!what.equals("pingpong")) {
+                for (long n = 8; n <= max; n *= 4) {
+                    Buffer s = Buffer.of(in.asSlice(0, n), Datatype.DOUBLE);
+                    Buffer r = Buffer.of(out.asSlice(0, n), Datatype.DOUBLE);
+                    double t = median(world, itersFor(n), () -> world.allreduce(s, r, Op.SUM));
+                    if (world.rank() == 0) {
+                        System.out.printf("allreduce %d %.3f%n", n, t * 1e6);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Seconds per operation: median of 5 timed repeats of {@code iters} operations, after one warm-up repeat. */
+    private static double median(Comm world, int iters, Runnable op) {
+        double[] t = new double[5];
+        for (int rep = -1; rep < 5; rep++) {
+            world.barrier();
+            long start = System.nanoTime();
+            for (int i = 0; i < iters; i++) {
+                op.run();
+            }
+            if (rep >= 0) {
+                t[rep] = (System.nanoTime() - start) / 1e9 / iters;
+            }
+        }
+        Arrays.sort(t);
+        return t[2];
+    }
+}

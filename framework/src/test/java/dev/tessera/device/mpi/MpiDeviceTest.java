@@ -1,0 +1,187 @@
+package dev.tessera.device.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.tessera.TesseraException;
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Request;
+import dev.tessera.conformance.MpirunJobRunner;
+import dev.tessera.conformance.ProcessJobRunner;
+import dev.tessera.launch.LaunchSpec;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The mpi device's own traps, beyond the conformance suite: the JVM's signal handling
+ * after MPI_Init, finalizing with requests pending, a rank that throws, native segments
+ * going straight through, and a missing library.
+ */
+@Timeout(120)
+class MpiDeviceTest {
+
+    @BeforeAll
+    static void needsOpenMpi() {
+        if (!MpirunJobRunner.available()) {
+            System.out.println("MpiDeviceTest skipped: mpirun/mpicc not on PATH (install openmpi-bin libopenmpi-dev)");
+        }
+        assumeTrue(MpirunJobRunner.available(), "mpirun and mpicc on PATH");
+    }
+
+    private static final MpirunJobRunner MPI = new MpirunJobRunner(false, Duration.ofSeconds(90));
+
+    /**
+     * The JVM turns null dereferences into SIGSEGV and back into NullPointerException; an
+     * MPI library's own SIGSEGV handler would turn them into a crash. Compiled code with
+     * implicit null checks must keep working after MPI_Init.
+     */
+    @Test
+    void nullPointerExceptionsAfterMpiInitStayExceptions() {
+        MPI.run(2, world -> {
+            int caught = 0;
+            for (int i = 0; i < 200_000; i++) {
+                try {
+                    caught += lengthOf(i % 2 == 0 ? null : "x");
+                } catch (NullPointerException e) {
+                    caught++;
+                }
+            }
+            if (caught != 100_000) {
+                throw new AssertionError("caught " + caught);
+            }
+            world.barrier();
+        });
+    }
+
+    /** A program that only initialises a rank. */
+    public static final class InitOnly {
+        public static void main(String[] args) {
+            try (dev.tessera.runtime.Runtime rt = dev.tessera.runtime.Tessera.init(args)) {
+                System.out.println("initialised " + rt.deviceName());
+            }
+        }
+    }
+
+    private static int lengthOf(String s) {
+        return s.length() - 1;
+    }
+
+    @Test
+    void finalizeWithARequestPendingStillEndsTheJob() {
+        MPI.run(2, world -> {
+            Request never = world.irecv(Buffer.of(new int[4]), Comm.ANY_SOURCE, 99);
+            world.barrier();
+            if (never.isComplete()) {
+                throw new AssertionError("a receive nobody sent to completed");
+            }
+        });
+    }
+
+    @Test
+    void aRankThatThrowsTakesTheJobDownNamingIt() {
+        ProcessJobRunner.Result r = MPI.launch(3, world -> {
+            if (world.rank() == 1) {
+                throw new IllegalStateException("rank one gives up");
+            }
+            world.recv(Buffer.of(new int[1]), 1, 0);
+        }, List.of(), Map.of());
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("rank one gives up"), r.output());
+        assertTrue(r.output().contains("rank 1"), r.output());
+    }
+
+    @Test
+    void nativeSegmentsAndHeapArraysOfEverySizeArriveIntact() {
+        MPI.run(2, world -> {
+            int[] sizes = {0, 1, 16 * 1024, 16 * 1024 + 1, 3 << 20};
+            try (Arena arena = Arena.ofShared()) {
+                for (int n : sizes) {
+                    MemorySegment seg = arena.allocate(Math.max(8, 8L * n), 8).asSlice(0, 8L * n);
+                    long[] heap = new long[n];
+                    if (world.rank() == 0) {
+                        for (int i = 0; i < n; i++) {
+                            seg.setAtIndex(ValueLayout.JAVA_LONG, i, i * 7L);
+                            heap[i] = -i;
+                        }
+                        world.send(Buffer.of(seg, dev.tessera.comm.Datatype.LONG), 1, n);
+                        world.ssend(Buffer.of(heap), 1, n);
+                    } else {
+                        world.recv(Buffer.of(seg, dev.tessera.comm.Datatype.LONG), 0, n);
+                        world.recv(Buffer.of(heap), 0, n);
+                        for (int i = 0; i < n; i++) {
+                            if (seg.getAtIndex(ValueLayout.JAVA_LONG, i) != i * 7L || heap[i] != -i) {
+                                throw new AssertionError("size " + n + ": element " + i + " differs");
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    @Test
+    void missingLibraryIsOneClearLine() throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), InitOnly.class.getName())
+                .redirectErrorStream(true);
+        pb.environment().put("TESSERA_DEVICE", "mpi");
+        pb.environment().put("PATH", "/nonexistent");
+        pb.environment().remove("TESSERA_MPICC");
+        pb.environment().remove("TESSERA_MPI_LIB");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(1, p.exitValue(), out);
+        assertTrue(out.contains("mpi device unavailable") && out.contains("mpicc on PATH (not found)"), out);
+        assertFalse(out.contains("\tat "), "no stack trace: " + out);
+        assertFalse(out.contains("UnsatisfiedLinkError"), out);
+    }
+
+    @Test
+    void discoveryNamesWhatItLookedFor() {
+        TesseraException e = assertThrows(TesseraException.class,
+                () -> MpiLibrary.findMpicc(Map.of("PATH", "/nonexistent", "TESSERA_MPI_LIB", "/no/such/libmpi.so")));
+        assertTrue(e.getMessage().contains("TESSERA_MPI_LIB=/no/such/libmpi.so does not exist"), e.getMessage());
+        e = assertThrows(TesseraException.class, () -> MpiLibrary.findMpicc(Map.of("TESSERA_MPICC", "/no/mpicc")));
+        assertTrue(e.getMessage().contains("/no/mpicc"), e.getMessage());
+    }
+
+    @Test
+    void libraryReportsVersionAndAbi() {
+        MpiLibrary lib = MpiLibrary.load();
+        assertTrue(lib.libraryVersion().contains("MPI"), lib.libraryVersion());
+        assertTrue(lib.abi().startsWith("Open MPI") || lib.abi().startsWith("MPICH"), lib.abi());
+        assertTrue(Path.of(lib.libraryFile()).getFileName().toString().startsWith("libmpi"), lib.libraryFile());
+    }
+
+    @Test
+    void launcherCommandForOpenMpiAndHydra() {
+        LaunchSpec spec = new LaunchSpec(4, 2, List.of("a", "b"), 3, "mpi", true, List.of(Path.of("/app")), "Main",
+                List.of("x"), List.of(), Duration.ofSeconds(5));
+        Map<String, String> vars = new java.util.LinkedHashMap<>(Map.of("TESSERA_DEVICE", "mpi"));
+        List<String> ompi = dev.tessera.launch.process.MpiLauncher.command("mpirun", true, spec, vars, 2);
+        assertEquals(List.of("mpirun", "-np", "4", "--bind-to", "none", "--host", "a,b", "--npernode", "2", "--tag-output",
+                "-x", "TESSERA_DEVICE=mpi"), ompi.subList(0, 12));
+        assertTrue(ompi.contains("Main") && ompi.getLast().equals("x"), ompi.toString());
+        List<String> hydra = dev.tessera.launch.process.MpiLauncher.command("mpiexec", false, spec, vars, 2);
+        assertEquals(List.of("mpiexec", "-np", "4", "-hosts", "a,b", "-ppn", "2", "-prepend-rank", "-genv",
+                "TESSERA_DEVICE", "mpi"), hydra.subList(0, 11));
+    }
+}
