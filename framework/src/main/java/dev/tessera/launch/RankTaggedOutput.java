@@ -11,18 +11,28 @@ import java.nio.charset.StandardCharsets;
  * prefix every line with the rank of the thread writing it ("[2] ..."), buffering per
  * thread so lines of different ranks do not interleave mid-line.
  */
-final class RankTaggedOutput extends OutputStream {
+public final class RankTaggedOutput extends OutputStream {
 
     private final PrintStream target;
+    /** Fixed prefix of a process rank, or null: the prefix of the writing thread's smp rank. */
+    private final String fixedPrefix;
     private final ThreadLocal<ByteArrayOutputStream> line = ThreadLocal.withInitial(ByteArrayOutputStream::new);
 
-    private RankTaggedOutput(PrintStream target) {
+    private RankTaggedOutput(PrintStream target, String fixedPrefix) {
         this.target = target;
+        this.fixedPrefix = fixedPrefix;
     }
 
     static void install() {
-        System.setOut(new PrintStream(new RankTaggedOutput(System.out), true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(new RankTaggedOutput(System.err), true, StandardCharsets.UTF_8));
+        System.setOut(new PrintStream(new RankTaggedOutput(System.out, null), true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(new RankTaggedOutput(System.err, null), true, StandardCharsets.UTF_8));
+    }
+
+    /** For a process rank (mpi device jobs): whole lines, each prefixed with "[rank] ". */
+    public static void installForProcess(String rank) {
+        String prefix = "[" + rank + "] ";
+        System.setOut(new PrintStream(new RankTaggedOutput(System.out, prefix), true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(new RankTaggedOutput(System.err, prefix), true, StandardCharsets.UTF_8));
     }
 
     @Override
@@ -41,8 +51,8 @@ final class RankTaggedOutput extends OutputStream {
     }
 
     private void emit(ByteArrayOutputStream buf) {
-        RankBootstrap b = RankBootstrap.current();
-        String prefix = b == null ? "" : "[" + b.device().rank() + "] ";
+        RankBootstrap b = fixedPrefix != null ? null : RankBootstrap.current();
+        String prefix = fixedPrefix != null ? fixedPrefix : b == null ? "" : "[" + b.device().rank() + "] ";
         synchronized (target) {
             target.print(prefix);
             target.print(buf.toString(StandardCharsets.UTF_8));

@@ -14,23 +14,36 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs test jobs on the mpi device: one JVM per rank, started by Open MPI's own
- * {@code mpirun} (as users do on a cluster), with Tessera's collectives or, with
- * {@code nativeCollectives}, the library's. A job that outlives its timeout is killed
- * with mpirun and fails the test with its output.
+ * Runs test jobs on the mpi device: one JVM per rank, started by the MPI library's own
+ * launcher (as users do on a cluster): Open MPI's {@code mpirun} (the default MPI here),
+ * or MPICH's {@code mpirun.mpich} with the shim built by {@code mpicc.mpich} (Debian
+ * installs both side by side). With {@code nativeCollectives} the library's collectives
+ * run instead of Tessera's. A job that outlives its timeout is killed with its launcher
+ * and fails the test with its output.
  */
 public final class MpirunJobRunner implements JobRunner {
 
     private final boolean nativeCollectives;
     private final Duration timeout;
+    private final boolean mpich;
 
     public MpirunJobRunner(boolean nativeCollectives) {
         this(nativeCollectives, Duration.ofSeconds(90));
     }
 
     public MpirunJobRunner(boolean nativeCollectives, Duration timeout) {
+        this(nativeCollectives, timeout, false);
+    }
+
+    private MpirunJobRunner(boolean nativeCollectives, Duration timeout, boolean mpich) {
         this.nativeCollectives = nativeCollectives;
         this.timeout = timeout;
+        this.mpich = mpich;
+    }
+
+    /** A runner over MPICH (mpirun.mpich, mpicc.mpich), next to the default Open MPI. */
+    public static MpirunJobRunner mpich() {
+        return new MpirunJobRunner(false, Duration.ofSeconds(120), true);
     }
 
     /** True when Open MPI's mpirun and mpicc are on PATH (the mpi device builds its shim with mpicc). */
@@ -38,13 +51,22 @@ public final class MpirunJobRunner implements JobRunner {
         return onPath("mpirun") && onPath("mpicc");
     }
 
+    /** True when MPICH is installed next to it (Debian: mpich libmpich-dev). */
+    public static boolean mpichAvailable() {
+        return onPath("mpirun.mpich") && onPath("mpicc.mpich");
+    }
+
     private static boolean onPath(String program) {
+        return pathOf(program) != null;
+    }
+
+    private static String pathOf(String program) {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
             if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
-                return true;
+                return Path.of(dir, program).toString();
             }
         }
-        return false;
+        return null;
     }
 
     /** The scope for the mpi device: 2, 3 and 4 ranks (each job is a full mpirun start). */
@@ -82,11 +104,18 @@ public final class MpirunJobRunner implements JobRunner {
                 out.writeObject(body);
             }
             String java = ProcessHandle.current().info().command().orElse("java");
-            List<String> cmd = new ArrayList<>(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe",
-                    "--bind-to", "none", "-x", "TESSERA_DEVICE=mpi",
-                    "-x", "TESSERA_MPI_COLLECTIVES=" + (nativeCollectives ? "native" : "tessera")));
-            for (var e : env.entrySet()) {
-                cmd.addAll(List.of("-x", e.getKey() + "=" + e.getValue()));
+            java.util.Map<String, String> vars = new java.util.LinkedHashMap<>();
+            vars.put("TESSERA_DEVICE", "mpi");
+            vars.put("TESSERA_MPI_COLLECTIVES", nativeCollectives ? "native" : "tessera");
+            vars.putAll(env);
+            List<String> cmd = new ArrayList<>();
+            if (mpich) {
+                vars.put("TESSERA_MPICC", pathOf("mpicc.mpich"));
+                cmd.addAll(List.of("mpirun.mpich", "-np", Integer.toString(ranks)));
+                vars.forEach((k, v) -> cmd.addAll(List.of("-genv", k, v)));
+            } else {
+                cmd.addAll(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
+                vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
             }
             cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
                     "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ProcessRankCase.class.getName(),
@@ -133,6 +162,6 @@ public final class MpirunJobRunner implements JobRunner {
 
     @Override
     public String toString() {
-        return nativeCollectives ? "mpi(native collectives)" : "mpi";
+        return mpich ? "mpi(MPICH)" : nativeCollectives ? "mpi(native collectives)" : "mpi";
     }
 }

@@ -41,6 +41,17 @@ public final class Runners {
         return only(runners);
     }
 
+    /** {@link #all()}, plus the mpi device over MPICH when it is installed next to Open MPI (point-to-point suite). */
+    public static List<JobRunner> withMpich() {
+        List<JobRunner> runners = new ArrayList<>(all());
+        if (MpirunJobRunner.mpichAvailable()) {
+            runners.add(MpirunJobRunner.mpich());
+        } else {
+            System.out.println("conformance: MPICH not installed (mpich libmpich-dev): the mpi device is tested on Open MPI only");
+        }
+        return only(runners);
+    }
+
     private static boolean mpiAvailable() {
         boolean ok = MpirunJobRunner.available();
         if (!ok && !mpiReported) {

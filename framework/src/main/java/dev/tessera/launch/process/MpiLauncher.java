@@ -37,6 +37,9 @@ public final class MpiLauncher {
         Map<String, String> vars = new LinkedHashMap<>();
         vars.put("TESSERA_DEVICE", "mpi");
         vars.put("TESSERA_MPI_COLLECTIVES", collectives);
+        if (spec.tagOutput()) {
+            vars.put("TESSERA_TAG_OUTPUT", "1");   // whole lines, tagged by each rank (see RankMain)
+        }
         if (spec.threads() > 0) {
             vars.put("TESSERA_THREADS", Integer.toString(spec.threads()));
         }
@@ -85,9 +88,6 @@ public final class MpiLauncher {
             if (spec.ranksPerNode() > 0) {
                 cmd.addAll(List.of("--npernode", Integer.toString(spec.ranksPerNode())));
             }
-            if (spec.tagOutput()) {
-                cmd.add("--tag-output");
-            }
             vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
         } else {
             if (!spec.hosts().isEmpty()) {
@@ -95,9 +95,6 @@ public final class MpiLauncher {
             }
             if (spec.ranksPerNode() > 0) {
                 cmd.addAll(List.of("-ppn", Integer.toString(spec.ranksPerNode())));
-            }
-            if (spec.tagOutput()) {
-                cmd.add("-prepend-rank");
             }
             vars.forEach((k, v) -> cmd.addAll(List.of("-genv", k, v)));
         }

@@ -28,6 +28,9 @@ public final class RankMain {
         }
         Map<String, String> env = System.getenv();
         String rank = env.getOrDefault("TESSERA_RANK", env.getOrDefault("OMPI_COMM_WORLD_RANK", env.getOrDefault("PMI_RANK", "?")));
+        if ("1".equals(env.get("TESSERA_TAG_OUTPUT"))) {
+            dev.tessera.launch.RankTaggedOutput.installForProcess(rank);
+        }
         Method main;
         try {
             main = Class.forName(args[0]).getMethod("main", String[].class);
