@@ -1,0 +1,29 @@
+package mpi;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** In an smp job every rank has its own copy of the mpi.* classes, so MPI.COMM_WORLD is per rank. */
+@Timeout(60)
+class RankIdentityTest {
+
+    @Test
+    void twoSmpRanksSeeDifferentWorldRanks() {
+        String out = MpiJobs.smp(2, "mpi.programs.RankIdentity", "alpha", "beta");
+        assertTrue(out.isEmpty() || !out.contains("failed"), out);
+    }
+
+    @Test
+    void eightSmpRanksEachInitOnce() {
+        MpiJobs.smp(8, "mpi.programs.RankIdentity");
+    }
+
+    @Test
+    void theSharedCopyOfMpiIsUntouchedByTheRanks() {
+        MpiJobs.smp(3, "mpi.programs.RankIdentity");
+        assertNull(MPI.COMM_WORLD, "ranks must not initialise the application loader's copy of mpi.MPI");
+    }
+}
