@@ -51,9 +51,14 @@ public class MPIException extends Exception {
     /** The facade's exception for an unchecked error raised underneath (same message, cause kept). */
     static MPIException of(RuntimeException e) {
         if (e instanceof TesseraException te) {
-            return new MPIException(classOf(te.errorClass()), te.getMessage(), te);
+            return new MPIException(classOf(te.errorClass()), withRank(te.getMessage()), te);
         }
-        return new MPIException(MPI.ERR_ARG, e.toString(), e);
+        return new MPIException(MPI.ERR_ARG, withRank(e.toString()), e);
+    }
+
+    /** Messages of calls that do not know the rank (group and datatype arithmetic) get it prefixed. */
+    private static String withRank(String message) {
+        return message != null && message.startsWith("rank ") ? message : MPI.where("") + message;
     }
 
     static int classOf(ErrorClass c) {
