@@ -22,16 +22,25 @@ final class MpiJobs {
     private MpiJobs() {
     }
 
-    /** Runs {@code main} on {@code ranks} smp ranks; returns the job's output; fails the test if the job fails. */
+    /** Runs {@code main} on {@code ranks} smp ranks; returns the launcher's error output; fails the test if the job fails. */
     static String smp(int ranks, String main, String... args) {
+        Outcome o = smpOutcome(ranks, main, args);
+        assertEquals(0, o.status(), "smp job " + main + " on " + ranks + " ranks failed:\n" + o.output());
+        return o.output();
+    }
+
+    /** The exit status and error output of an smp job. */
+    record Outcome(int status, String output) {
+    }
+
+    /** Runs {@code main} on {@code ranks} smp ranks without judging the outcome. */
+    static Outcome smpOutcome(int ranks, String main, String... args) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         LaunchSpec spec = new LaunchSpec(ranks, 0, List.of(), 1, "smp", false, List.of(), main, List.of(args),
                 List.of(), Duration.ofSeconds(30));
         int status = new SmpLauncher(err).run(spec);
-        String out = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(0, status, "smp job " + main + " on " + ranks + " ranks failed:\n" + out);
-        return out;
+        return new Outcome(status, bytes.toString(StandardCharsets.UTF_8));
     }
 
     /** Runs {@code main} with one process per rank on {@code device} (shm or tcp); fails the test if the job fails. */

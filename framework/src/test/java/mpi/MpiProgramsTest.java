@@ -1,5 +1,9 @@
 package mpi;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -46,5 +50,18 @@ class MpiProgramsTest {
     @ValueSource(ints = {1, 3})
     void badArgumentsGiveErrorClasses(int ranks) {
         MpiJobs.smp(ranks, "mpi.programs.Errors");
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 3})
+    void threadMultipleLetsEveryThreadCommunicate(int ranks) {
+        MpiJobs.smp(ranks, "mpi.programs.Threads");
+    }
+
+    @Test
+    void abortStopsTheJobNamingTheRank() {
+        MpiJobs.Outcome o = MpiJobs.smpOutcome(3, "mpi.programs.Aborter");
+        assertEquals(1, o.status(), o.output());
+        assertTrue(o.output().contains("rank 1 failed") && o.output().contains("error code 3"), o.output());
     }
 }

@@ -26,6 +26,28 @@ public class Errors {
         Check.fails(MPI.ERR_ROOT, "Bcast", () -> w.Bcast(d, 0, 1, MPI.DOUBLE, p));
         Check.fails(MPI.ERR_ROOT, "Reduce", () -> w.Reduce(d, 0, d, 0, 1, MPI.DOUBLE, MPI.SUM, -1));
         Check.fails(MPI.ERR_BUFFER, "Bsend", () -> w.Bsend(d, 0, 1, MPI.DOUBLE, right, 0));
+        MPI.Buffer_attach(new byte[100]);
+        Check.fails(MPI.ERR_BUFFER, "Bsend", () -> w.Bsend(new double[100], 0, 100, MPI.DOUBLE, right, 0));
+        Check.fails(MPI.ERR_BUFFER, "Buffer_attach", () -> MPI.Buffer_attach(new byte[10]));
+        MPI.Buffer_detach();
+        // the default thread level is FUNNELED: another thread may not communicate
+        MPIException[] fromThread = new MPIException[1];
+        Thread t = new Thread(() -> {
+            try {
+                w.Send(d, 0, 1, MPI.DOUBLE, right, 0);
+            } catch (MPIException e) {
+                fromThread[0] = e;
+            }
+        });
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        Check.that(fromThread[0] != null && fromThread[0].getErrorClass() == MPI.ERR_OTHER,
+                "a second thread under FUNNELED fails: " + fromThread[0]);
+        Check.equal(MPI.THREAD_FUNNELED, MPI.Query_thread(), "default thread level");
         Check.fails(MPI.ERR_OP, "Allreduce", () -> w.Allreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM));
         Check.fails(MPI.ERR_COUNT, "Datatype.Vector", () -> Datatype.Vector(-1, 1, 1, MPI.INT));
         Check.fails(MPI.ERR_DIMS, "dimsCreate", () -> mpi.Cartcomm.Dims_create(p, new int[] {p + 1, 0}));
