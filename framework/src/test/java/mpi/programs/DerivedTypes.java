@@ -141,6 +141,122 @@ public class DerivedTypes {
             }
         }
 
+        // v-collectives with non-contiguous types (staged blocks): rank i's block is i+1 items of
+        // "every other int"; blocks land in reverse rank order
+        Datatype everyOtherInt = Datatype.Vector(1, 1, 2, MPI.INT);
+        Datatype stride2 = Datatype.Struct(new int[] {1, 1}, new int[] {0, 2}, new Datatype[] {everyOtherInt, MPI.UB});
+        Check.equal(2, stride2.Extent(), "stride-2 int extent");
+        int[] counts = new int[p];
+        int[] displs = new int[p];
+        int slots = 0;
+        for (int i = p - 1; i >= 0; i--) {
+            counts[i] = i + 1;
+            displs[i] = slots;
+            slots += i + 1;
+        }
+        int[] mineV = new int[2 * (me + 1)];
+        for (int k = 0; k <= me; k++) {
+            mineV[2 * k] = me * 100 + k;
+            mineV[2 * k + 1] = -1;                 // the gaps must not travel
+        }
+        int[] gv = new int[2 * slots];
+        MPI.COMM_WORLD.Allgatherv(mineV, 0, me + 1, stride2, gv, 0, counts, displs, stride2);
+        for (int i = 0; i < p; i++) {
+            for (int k = 0; k <= i; k++) {
+                Check.equal(i * 100 + k, gv[2 * (displs[i] + k)], "Allgatherv strided block " + i + " item " + k);
+                Check.equal(0, gv[2 * (displs[i] + k) + 1], "Allgatherv leaves gaps alone");
+            }
+        }
+        int[] rootGv = new int[2 * slots];
+        MPI.COMM_WORLD.Gatherv(mineV, 0, me + 1, stride2, rootGv, 0, counts, displs, stride2, p - 1);
+        if (me == p - 1) {
+            Check.that(java.util.Arrays.equals(gv, rootGv), "Gatherv strided equals Allgatherv");
+        }
+        int[] back = new int[2 * (me + 1)];
+        MPI.COMM_WORLD.Scatterv(gv, 0, counts, displs, stride2, back, 0, me + 1, stride2, 0);
+        for (int k = 0; k <= me; k++) {
+            Check.equal(me * 100 + k, back[2 * k], "Scatterv strided item " + k);
+        }
+        int[] sc = new int[p], sd = new int[p];
+        for (int j = 0; j < p; j++) {
+            sc[j] = 1;
+            sd[j] = p - 1 - j;                       // reversed placement
+        }
+        int[] a2aIn = new int[2 * p];
+        for (int j = 0; j < p; j++) {
+            a2aIn[2 * (p - 1 - j)] = me * 10 + j;
+        }
+        int[] a2aOut = new int[2 * p];
+        MPI.COMM_WORLD.Alltoallv(a2aIn, 0, sc, sd, stride2, a2aOut, 0, sc, sd, stride2);
+        for (int j = 0; j < p; j++) {
+            Check.equal(j * 10 + me, a2aOut[2 * (p - 1 - j)], "Alltoallv strided from " + j);
+        }
+        int[] scat = new int[2 * p];
+        if (me == 0) {
+            for (int j = 0; j < p; j++) {
+                scat[2 * j] = 7 * j;
+            }
+        }
+        int[] one = new int[1];
+        MPI.COMM_WORLD.Scatter(scat, 0, 1, stride2, one, 0, 1, MPI.INT, 0);
+        Check.equal(7 * me, one[0], "Scatter from a strided type");
+        int[] gathered2 = new int[2 * p];
+        MPI.COMM_WORLD.Gather(new int[] {me + 1}, 0, 1, MPI.INT, gathered2, 0, 1, stride2, 0);
+        if (me == 0) {
+            for (int j = 0; j < p; j++) {
+                Check.equal(j + 1, gathered2[2 * j], "Gather into a strided type");
+            }
+        }
+        int[] a2a = new int[2 * p];
+        for (int j = 0; j < p; j++) {
+            a2a[2 * j] = me * 1000 + j;
+        }
+        int[] a2aGot = new int[p];
+        MPI.COMM_WORLD.Alltoall(a2a, 0, 1, stride2, a2aGot, 0, 1, MPI.INT);
+        for (int j = 0; j < p; j++) {
+            Check.equal(j * 1000 + me, a2aGot[j], "Alltoall from a strided type");
+        }
+
+        // reductions over a strided type: built-in SUM and a user op that sees the strided layout
+        int[] red = {me, -1, 2 * me, -1, 3};
+        int[] redOut = new int[5];
+        Datatype threeStrided = Datatype.Vector(3, 1, 2, MPI.INT);
+        MPI.COMM_WORLD.Allreduce(red, 0, redOut, 0, 1, threeStrided, MPI.SUM);
+        Check.equal(p * (p - 1) / 2, redOut[0], "strided SUM element 0");
+        Check.equal(p * (p - 1), redOut[2], "strided SUM element 1");
+        Check.equal(3 * p, redOut[4], "strided SUM element 2");
+        Check.equal(0, redOut[1], "strided SUM leaves gaps");
+        mpi.Op maxOfStrided = new mpi.Op(new mpi.User_function() {
+            @Override
+            public void Call(Object in, int io, Object inout, int ioo, int count, Datatype t) throws MPIException {
+                int[] a = (int[]) in, b = (int[]) inout;
+                for (int k = 0; k < 3 * count; k++) {
+                    int ia = io + 2 * k, ib = ioo + 2 * k;     // the user function walks the stride itself
+                    b[ib] = Math.max(a[ia], b[ib]);
+                }
+            }
+        }, true);
+        int[] maxOut = new int[5];
+        MPI.COMM_WORLD.Reduce(red, 0, maxOut, 0, 1, threeStrided, maxOfStrided, 0);
+        if (me == 0) {
+            Check.equal(p - 1, maxOut[0], "user op on strided type, element 0");
+            Check.equal(2 * (p - 1), maxOut[2], "user op on strided type, element 1");
+        }
+
+        // Pack and Unpack
+        byte[] packed = new byte[MPI.COMM_WORLD.Pack_size(2, threeStrided) + MPI.COMM_WORLD.Pack_size(1, MPI.BOOLEAN)];
+        int pos = MPI.COMM_WORLD.Pack(new int[] {1, 0, 2, 0, 3, 4, 0, 5, 0, 6}, 0, 2, threeStrided, packed, 0);
+        pos = MPI.COMM_WORLD.Pack(new boolean[] {true}, 0, 1, MPI.BOOLEAN, packed, pos);
+        Check.equal(packed.length, pos, "Pack position");
+        byte[] packedIn = new byte[packed.length];
+        MPI.COMM_WORLD.Sendrecv(packed, 0, packed.length, MPI.PACKED, right, 9, packedIn, 0, packed.length, MPI.PACKED, left, 9);
+        int[] unpacked = new int[6];
+        boolean[] flag = new boolean[1];
+        int upos = MPI.COMM_WORLD.Unpack(packedIn, 0, unpacked, 0, 6, MPI.INT);
+        MPI.COMM_WORLD.Unpack(packedIn, upos, flag, 0, 1, MPI.BOOLEAN);
+        Check.that(java.util.Arrays.equals(new int[] {1, 2, 3, 4, 5, 6}, unpacked) && flag[0], "Pack/Unpack round trip "
+                + java.util.Arrays.toString(unpacked));
+
         // mixed base types are rejected, as mpiJava requires
         Check.fails(MPI.ERR_TYPE, "Datatype.Struct", () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1},
                 new Datatype[] {MPI.INT, MPI.DOUBLE}));
