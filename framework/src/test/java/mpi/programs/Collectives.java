@@ -227,6 +227,22 @@ public class Collectives {
         Check.equal(0.0, dloc[2], "MAXLOC second pair value");
         Check.equal(0.0, dloc[3], "MAXLOC second pair index");
 
+        // MINLOC on every pair type: the minimum value (p - 1 - rank) is at rank p - 1
+        short[] s2 = new short[2];
+        w.Allreduce(new short[] {(short) (p - 1 - me), (short) me}, 0, s2, 0, 1, MPI.SHORT2, MPI.MINLOC);
+        Check.equal((short) (p - 1), s2[1], "SHORT2 MINLOC index");
+        long[] l2 = new long[2];
+        w.Allreduce(new long[] {p - 1 - me, me}, 0, l2, 0, 1, MPI.LONG2, MPI.MINLOC);
+        Check.equal((long) (p - 1), l2[1], "LONG2 MINLOC index");
+        float[] f2 = new float[2];
+        w.Allreduce(new float[] {p - 1 - me, me}, 0, f2, 0, 1, MPI.FLOAT2, MPI.MINLOC);
+        Check.equal((float) (p - 1), f2[1], "FLOAT2 MINLOC index");
+        int[] i2 = new int[2];
+        w.Reduce(new int[] {me % 2, me}, 0, i2, 0, 1, MPI.INT2, MPI.MAXLOC, 0);
+        if (me == 0) {
+            Check.equal(p > 1 ? 1 : 0, i2[1], "INT2 MAXLOC keeps the smallest index on ties");
+        }
+
         // user operations: non-commutative 2x2 matrix products and string concatenation
         Op matmul = new Op(new MatMul(), false);
         int[] m = {1, me + 1, 0, 1};           // [[1, r+1], [0, 1]]: product of all is [[1, sum(r+1)], [0, 1]]
