@@ -398,22 +398,49 @@ public class Comm {
         return r;
     }
 
-    /** Matches pending object receives, in the order they were posted, against arrived messages. */
+    /**
+     * Matches pending object receives against arrived messages. As in MPI, a message goes to
+     * the earliest posted receive that matches it: messages may arrive between two probes of
+     * one pass, so a hit for one receive is first offered to the receives posted before it.
+     */
     private void matchObjectReceives() {
         synchronized (objectReceives) {
-            for (Iterator<ObjectReceive> it = objectReceives.iterator(); it.hasNext(); ) {
-                ObjectReceive r = it.next();
-                Optional<dev.tessera.comm.Status> s = inner.iprobe(r.source, r.tag);
-                if (s.isPresent()) {
-                    it.remove();
-                    try {
-                        r.deliver(inner.recvObjectWithStatus(s.get().source(), s.get().tag()));
-                    } catch (RuntimeException e) {
-                        r.error = e;
-                    }
+            for (int i = 0; i < objectReceives.size(); ) {
+                ObjectReceive r = objectReceives.get(i);
+                Optional<dev.tessera.comm.Status> hit = inner.iprobe(r.source, r.tag);
+                if (hit.isEmpty()) {
+                    i++;
+                    continue;
                 }
+                dev.tessera.comm.Status m = hit.get();
+                ObjectReceive owner = earliestMatching(m);
+                while (true) {
+                    // the owner's own first match may be an earlier message from the same source
+                    Optional<dev.tessera.comm.Status> first = inner.iprobe(owner.source, owner.tag);
+                    if (first.isEmpty() || (first.get().source() == m.source() && first.get().tag() == m.tag())) {
+                        break;
+                    }
+                    m = first.get();
+                    owner = earliestMatching(m);
+                }
+                objectReceives.remove(owner);
+                try {
+                    owner.deliver(inner.recvObjectWithStatus(m.source(), m.tag()));
+                } catch (RuntimeException e) {
+                    owner.error = e;
+                }
+                i = 0;
             }
         }
+    }
+
+    private ObjectReceive earliestMatching(dev.tessera.comm.Status m) {
+        for (ObjectReceive r : objectReceives) {
+            if ((r.source == MPI.ANY_SOURCE || r.source == m.source()) && (r.tag == MPI.ANY_TAG || r.tag == m.tag())) {
+                return r;
+            }
+        }
+        throw new IllegalStateException("no pending object receive matches " + m);
     }
 
     /** A receive of {@link MPI#OBJECT} items, matched when tested or waited for. */

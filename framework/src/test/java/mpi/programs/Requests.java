@@ -38,16 +38,19 @@ public class Requests {
         Check.equal(2.0 * left, ((Particle) in[1]).position()[1], "object payload");
         Check.equal("tail", in[2], "second object");
         Check.equal(null, in[0], "nothing before the offset");
-        // two object receives posted in order match messages in order
-        Object[] first = new Object[1], second = new Object[1];
-        Request r1 = MPI.COMM_WORLD.Irecv(first, 0, 1, MPI.OBJECT, left, 2);
-        Request r2 = MPI.COMM_WORLD.Irecv(second, 0, 1, MPI.OBJECT, left, 2);
-        MPI.COMM_WORLD.Isend(new Object[] {"one"}, 0, 1, MPI.OBJECT, right, 2).Wait();
-        MPI.COMM_WORLD.Isend(new Object[] {"two"}, 0, 1, MPI.OBJECT, right, 2).Wait();
-        r2.Wait();
-        r1.Wait();
-        Check.equal("one", first[0], "first posted object receive gets the first message");
-        Check.equal("two", second[0], "second object receive");
+        // object receives posted in order match messages in order, even when the later one is waited for first
+        for (int round = 0; round < 30; round++) {
+            Object[] first = new Object[1], second = new Object[1];
+            boolean wild = round % 2 == 1;
+            Request r1 = MPI.COMM_WORLD.Irecv(first, 0, 1, MPI.OBJECT, wild ? MPI.ANY_SOURCE : left, wild ? MPI.ANY_TAG : 2);
+            Request r2 = MPI.COMM_WORLD.Irecv(second, 0, 1, MPI.OBJECT, left, 2);
+            MPI.COMM_WORLD.Isend(new Object[] {"one"}, 0, 1, MPI.OBJECT, right, wild ? 3 : 2).Wait();
+            MPI.COMM_WORLD.Isend(new Object[] {"two"}, 0, 1, MPI.OBJECT, right, 2).Wait();
+            r2.Wait();
+            r1.Wait();
+            Check.equal("one", first[0], "round " + round + ": first posted object receive gets the first message");
+            Check.equal("two", second[0], "round " + round + ": second object receive");
+        }
 
         // persistent requests: five rounds around the ring
         double[] sendBuf = new double[3];
