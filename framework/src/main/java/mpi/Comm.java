@@ -80,7 +80,7 @@ public class Comm {
     }
 
     /** True once freed. */
-    public boolean Is_null() {
+    public boolean Is_null() throws MPIException {
         return inner.isFreed();
     }
 

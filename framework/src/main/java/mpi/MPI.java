@@ -44,8 +44,8 @@ public class MPI {
     /** Bytes of attached buffer space each buffered send needs beyond its data. */
     public static final int BSEND_OVERHEAD = 64;
 
-    /** Results of {@link Comm#Compare} and {@link Group#Compare}. */
-    public static final int IDENT = 0, CONGRUENT = 1, SIMILAR = 2, UNEQUAL = 3;
+    /** Results of {@link Comm#Compare} and {@link Group#Compare} (MPJ Express's values). */
+    public static final int IDENT = 0, CONGRUENT = 3, SIMILAR = 1, UNEQUAL = 2;
     /** Results of {@link Comm#Topo_test}. */
     public static final int GRAPH = 1, CART = 2;
 
@@ -102,10 +102,23 @@ public class MPI {
 
     /** The communicator of all processes; set by {@link #Init}. */
     public static Intracomm COMM_WORLD;
-    /** The communicator holding only this process; set by {@link #Init}. */
-    public static Intracomm COMM_SELF;
+    /**
+     * The communicator holding only this process; set by {@link #Init}. Declared as
+     * {@code Comm}, as in MPJ Express; the object is an {@link Intracomm}.
+     */
+    public static Comm COMM_SELF;
     /** The empty group. */
     public static final Group GROUP_EMPTY = new Group(dev.tessera.comm.Group.EMPTY);
+    /** The null communicator: what Split, Create and Create_cart return to non-members. */
+    public static final Comm COMM_NULL = null;
+    /** The null group. */
+    public static final Group GROUP_NULL = null;
+    /** A null request: Wait and Test return at once, {@link Request#Is_null()} is true. */
+    public static final Request REQUEST_NULL = new Request(null);
+    /** The status of an operation that moved nothing. */
+    public static final Status EMPTY_STATUS = Status.empty();
+    /** Processors available to this JVM. */
+    public static final int NUM_OF_PROCESSORS = java.lang.Runtime.getRuntime().availableProcessors();
 
     private static Runtime runtime;
     private static int worldRank = -1;
@@ -128,11 +141,31 @@ public class MPI {
         return init(args, null);
     }
 
-    /** Initialises with a thread level ({@code THREAD_SINGLE .. THREAD_MULTIPLE}); returns the level provided. */
-    public static int Init_thread(String[] args, int required) throws MPIException {
+    /** MPJ Express's form of {@link #Init_thread}: initialises with level {@code required}; returns the remaining arguments. */
+    public static String[] initThread(int required, int provided, String[] argv) throws MPIException {
+        checkLevel(required);
+        return init(argv, ThreadLevel.values()[required]);
+    }
+
+    /** MPJ Express's name for {@link #Query_thread()}. */
+    public static int queryThread() throws MPIException {
+        return Query_thread();
+    }
+
+    /** MPJ Express's name for {@link #Is_thread_main()}. */
+    public static boolean isMainThread() throws MPIException {
+        return Is_thread_main();
+    }
+
+    private static void checkLevel(int required) throws MPIException {
         if (required < THREAD_SINGLE || required > THREAD_MULTIPLE) {
             throw new MPIException(ERR_ARG, where("Init_thread") + ": thread level " + required + " is not one of THREAD_*");
         }
+    }
+
+    /** Initialises with a thread level ({@code THREAD_SINGLE .. THREAD_MULTIPLE}); returns the level provided. */
+    public static int Init_thread(String[] args, int required) throws MPIException {
+        checkLevel(required);
         init(args, ThreadLevel.values()[required]);
         return Query_thread();
     }
@@ -185,12 +218,12 @@ public class MPI {
     }
 
     /** Wall-clock time in seconds since an arbitrary origin. */
-    public static double Wtime() {
+    public static double Wtime() throws MPIException {
         return Runtime.wtime();
     }
 
     /** Resolution of {@link #Wtime()} in seconds. */
-    public static double Wtick() {
+    public static double Wtick() throws MPIException {
         return 1e-9;
     }
 
@@ -223,14 +256,12 @@ public class MPI {
         Buffer_attach(buffer == null ? null : ByteBuffer.wrap(buffer));
     }
 
-    /** Waits until every buffered send has been delivered, then detaches and returns the buffer (null if none). */
-    public static ByteBuffer Buffer_detach() throws MPIException {
-        return call(() -> {
+    /** Waits until every buffered send has been delivered, then detaches the buffer (MPJ Express's form: no result). */
+    public static void Buffer_detach() throws MPIException {
+        run(() -> {
             synchronized (bsends) {
                 drainBsends();
-                ByteBuffer b = attached;
                 attached = null;
-                return b;
             }
         });
     }

@@ -56,7 +56,7 @@ public class Prequest extends Request {
 
     /** False until freed: a completed persistent request is inactive, not null. */
     @Override
-    public boolean Is_null() {
+    public boolean Is_null() throws MPIException {
         return freed;
     }
 }

@@ -104,7 +104,7 @@ public class Request {
     }
 
     /** True for a null request (completed or freed). */
-    public boolean Is_null() {
+    public boolean Is_null() throws MPIException {
         return pending == null;
     }
 
@@ -209,12 +209,15 @@ public class Request {
         });
     }
 
-    /** Waits until at least one request completes; the statuses (index set) of every completed one. Null if all requests are null. */
+    /** Waits until at least one request completes; the statuses (index set) of every completed one (none if all requests are null). */
     public static Status[] Waitsome(Request[] array) throws MPIException {
         return MPI.call(() -> {
             for (int idle = 0; ; idle++) {
                 Status[] done = testSome(array);
-                if (done == null || done.length > 0) {
+                if (done == null) {
+                    return new Status[0];
+                }
+                if (done.length > 0) {
                     return done;
                 }
                 IdleStrategy.backoff().idle(idle);
@@ -222,9 +225,12 @@ public class Request {
         });
     }
 
-    /** The statuses (index set) of the requests that have completed, possibly none; null if all requests are null. */
+    /** The statuses (index set) of the requests that have completed, possibly none. */
     public static Status[] Testsome(Request[] array) throws MPIException {
-        return MPI.call(() -> testSome(array));
+        return MPI.call(() -> {
+            Status[] done = testSome(array);
+            return done == null ? new Status[0] : done;
+        });
     }
 
     private static Status[] testSome(Request[] array) {
@@ -239,6 +245,6 @@ public class Request {
                 }
             }
         }
-        return any ? done.toArray(new Status[0]) : null;
+        return any ? done.toArray(new Status[0]) : null;      // null: no active request (Waitsome/Testsome return an empty array then)
     }
 }
