@@ -21,6 +21,17 @@ class RankIdentityTest {
         MpiJobs.smp(8, "mpi.programs.RankIdentity");
     }
 
+    /** The same path as {@code bin/tessera run -np 3 -cp <classes> mpi.programs.RankIdentity x}. */
+    @Test
+    void runsThroughTheTesseraCommand() throws Exception {
+        String classes = java.nio.file.Path.of(RankIdentityTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .toString();
+        picocli.CommandLine cli = new picocli.CommandLine(new dev.tessera.launch.TesseraCommand());
+        cli.setStopAtPositional(true);
+        int code = cli.execute("run", "-np", "3", "--device", "smp", "-cp", classes, "mpi.programs.RankIdentity", "x");
+        org.junit.jupiter.api.Assertions.assertEquals(0, code);
+    }
+
     @Test
     void theSharedCopyOfMpiIsUntouchedByTheRanks() {
         MpiJobs.smp(3, "mpi.programs.RankIdentity");
