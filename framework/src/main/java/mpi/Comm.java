@@ -95,11 +95,24 @@ public class Comm {
     }
 
     /**
-     * Aborts the job: throws an unchecked error out of the caller, which fails the job and
-     * stops every rank, the failure naming this rank and {@code errorcode}.
+     * Aborts the job: every rank's pending and later calls fail with an error naming this
+     * rank and {@code errorcode}, and the caller is unwound by an {@link Error} (not an
+     * exception, so that {@code catch (Exception e)} blocks do not swallow it); the job
+     * exits with a non-zero status.
      */
     public void Abort(int errorcode) throws MPIException {
-        throw new TesseraException(ErrorClass.OTHER, MPI.where("Abort") + ": job aborted with error code " + errorcode);
+        AbortError e = new AbortError(MPI.where("Abort") + ": job aborted with error code " + errorcode);
+        MPI.abortJob(e);
+        throw e;
+    }
+
+    /** Thrown by {@link #Abort}: ends the calling rank. */
+    static final class AbortError extends Error {
+        private static final long serialVersionUID = 1L;
+
+        AbortError(String message) {
+            super(message);
+        }
     }
 
     String where(String call) {

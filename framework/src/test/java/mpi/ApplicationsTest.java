@@ -47,4 +47,10 @@ class ApplicationsTest {
         MpiJobs.processes(device, 3, "mpi.programs.PointToPoint");
         MpiJobs.processes(device, 3, "mpi.programs.Requests");
     }
+
+    @Test
+    void abortStopsAProcessJobNamingTheRank() throws Exception {
+        MpiJobs.Outcome o = MpiJobs.processOutcome("shm", 3, "mpi.programs.Aborter");
+        assertTrue(o.status() != 0 && o.output().contains("rank 1") && o.output().contains("error code 3"), o.output());
+    }
 }

@@ -45,14 +45,19 @@ final class MpiJobs {
 
     /** Runs {@code main} with one process per rank on {@code device} (shm or tcp); fails the test if the job fails. */
     static String processes(String device, int ranks, String main, String... args) throws Exception {
+        Outcome o = processOutcome(device, ranks, main, args);
+        assertEquals(0, o.status(), device + " job " + main + " on " + ranks + " ranks failed:\n" + o.output());
+        return o.output();
+    }
+
+    /** Runs {@code main} with one process per rank without judging the outcome; output of all ranks and the launcher. */
+    static Outcome processOutcome(String device, int ranks, String main, String... args) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream sink = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         LaunchSpec spec = new LaunchSpec(ranks, 0, List.of(), 1, device, true, List.of(), main, List.of(args),
                 List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), Duration.ofSeconds(30));
         int status = new ProcessLauncher(sink, sink, Duration.ofSeconds(90), 0).run(spec);
-        String out = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(0, status, device + " job " + main + " on " + ranks + " ranks failed:\n" + out);
-        return out;
+        return new Outcome(status, bytes.toString(StandardCharsets.UTF_8));
     }
 
 }
