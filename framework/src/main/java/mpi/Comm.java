@@ -143,18 +143,22 @@ public class Comm {
 
     // ------------------------------------------------------------------ nonblocking sends
 
+    /** Starts a standard-mode send; the buffer must not be modified until the request completes. */
     public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
         return MPI.call(() -> isend("Isend", buf, offset, count, datatype, dest, tag, STANDARD));
     }
 
+    /** Starts a synchronous send: the request completes once the receiver has started receiving. */
     public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
         return MPI.call(() -> isend("Issend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS));
     }
 
+    /** Buffered send: copies the data (accounted against the attached buffer); the request is complete at once. */
     public Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
         return MPI.call(() -> isend("Ibsend", buf, offset, count, datatype, dest, tag, BUFFERED));
     }
 
+    /** Starts a ready-mode send (a standard send here). */
     public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
         return MPI.call(() -> isend("Irsend", buf, offset, count, datatype, dest, tag, READY));
     }
@@ -217,18 +221,22 @@ public class Comm {
 
     // ------------------------------------------------------------------ persistent requests
 
+    /** A persistent standard send: each {@link Prequest#Start()} sends the buffer's current content. */
     public Prequest Send_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
         return persistentSend("Send_init", buf, offset, count, datatype, dest, tag, STANDARD);
     }
 
+    /** A persistent synchronous send. */
     public Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
         return persistentSend("Ssend_init", buf, offset, count, datatype, dest, tag, SYNCHRONOUS);
     }
 
+    /** A persistent buffered send (see {@link #Bsend}). */
     public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
         return persistentSend("Bsend_init", buf, offset, count, datatype, dest, tag, BUFFERED);
     }
 
+    /** A persistent ready send (a standard send here). */
     public Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
         return persistentSend("Rsend_init", buf, offset, count, datatype, dest, tag, READY);
     }

@@ -60,13 +60,21 @@ public class MPI {
 
     // ------------------------------------------------------------------ datatypes
 
+    /** Java {@code byte}, in {@code byte[]} buffers. */
     public static final Datatype BYTE = Datatype.primitive(dev.tessera.comm.Datatype.BYTE, "MPI.BYTE");
+    /** Java {@code char}, in {@code char[]} buffers. */
     public static final Datatype CHAR = Datatype.primitive(dev.tessera.comm.Datatype.CHAR, "MPI.CHAR");
+    /** Java {@code short}, in {@code short[]} buffers. */
     public static final Datatype SHORT = Datatype.primitive(dev.tessera.comm.Datatype.SHORT, "MPI.SHORT");
+    /** Java {@code boolean}, in {@code boolean[]} buffers. */
     public static final Datatype BOOLEAN = Datatype.primitive(dev.tessera.comm.Datatype.BOOLEAN, "MPI.BOOLEAN");
+    /** Java {@code int}, in {@code int[]} buffers. */
     public static final Datatype INT = Datatype.primitive(dev.tessera.comm.Datatype.INT, "MPI.INT");
+    /** Java {@code long}, in {@code long[]} buffers. */
     public static final Datatype LONG = Datatype.primitive(dev.tessera.comm.Datatype.LONG, "MPI.LONG");
+    /** Java {@code float}, in {@code float[]} buffers. */
     public static final Datatype FLOAT = Datatype.primitive(dev.tessera.comm.Datatype.FLOAT, "MPI.FLOAT");
+    /** Java {@code double}, in {@code double[]} buffers. */
     public static final Datatype DOUBLE = Datatype.primitive(dev.tessera.comm.Datatype.DOUBLE, "MPI.DOUBLE");
     /** Serializable Java objects in {@code Object[]} buffers. */
     public static final Datatype OBJECT = Datatype.primitive(dev.tessera.comm.Datatype.OBJECT, "MPI.OBJECT");
@@ -76,26 +84,42 @@ public class MPI {
     public static final Datatype LB = Datatype.marker(true);
     /** Upper-bound marker for {@link Datatype#Struct}. */
     public static final Datatype UB = Datatype.marker(false);
-    /** (value, index) pairs for MINLOC and MAXLOC. */
+    /** (value, index) pairs of shorts, for MINLOC and MAXLOC. */
     public static final Datatype SHORT2 = Datatype.pair(dev.tessera.comm.Datatype.SHORT, "MPI.SHORT2");
+    /** (value, index) pairs of ints. */
     public static final Datatype INT2 = Datatype.pair(dev.tessera.comm.Datatype.INT, "MPI.INT2");
+    /** (value, index) pairs of longs. */
     public static final Datatype LONG2 = Datatype.pair(dev.tessera.comm.Datatype.LONG, "MPI.LONG2");
+    /** (value, index) pairs of floats. */
     public static final Datatype FLOAT2 = Datatype.pair(dev.tessera.comm.Datatype.FLOAT, "MPI.FLOAT2");
+    /** (value, index) pairs of doubles. */
     public static final Datatype DOUBLE2 = Datatype.pair(dev.tessera.comm.Datatype.DOUBLE, "MPI.DOUBLE2");
 
     // ------------------------------------------------------------------ operations
 
+    /** Maximum. */
     public static final Op MAX = new Op(dev.tessera.comm.Op.MAX);
+    /** Minimum. */
     public static final Op MIN = new Op(dev.tessera.comm.Op.MIN);
+    /** Sum. */
     public static final Op SUM = new Op(dev.tessera.comm.Op.SUM);
+    /** Product. */
     public static final Op PROD = new Op(dev.tessera.comm.Op.PROD);
+    /** Logical and (non-zero is true). */
     public static final Op LAND = new Op(dev.tessera.comm.Op.LAND);
+    /** Bitwise and. */
     public static final Op BAND = new Op(dev.tessera.comm.Op.BAND);
+    /** Logical or. */
     public static final Op LOR = new Op(dev.tessera.comm.Op.LOR);
+    /** Bitwise or. */
     public static final Op BOR = new Op(dev.tessera.comm.Op.BOR);
+    /** Logical exclusive or. */
     public static final Op LXOR = new Op(dev.tessera.comm.Op.LXOR);
+    /** Bitwise exclusive or. */
     public static final Op BXOR = new Op(dev.tessera.comm.Op.BXOR);
+    /** Minimum value and the smallest index holding it, on pair types. */
     public static final Op MINLOC = new Op(dev.tessera.comm.Op.MINLOC);
+    /** Maximum value and the smallest index holding it, on pair types. */
     public static final Op MAXLOC = new Op(dev.tessera.comm.Op.MAXLOC);
 
     // ------------------------------------------------------------------ per-rank state
