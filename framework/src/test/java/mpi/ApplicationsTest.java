@@ -48,6 +48,13 @@ class ApplicationsTest {
         MpiJobs.processes(device, 3, "mpi.programs.Requests");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "tcp"})
+    void collectivesAndDerivedTypesWithProcesses(String device) throws Exception {
+        MpiJobs.processes(device, 4, "mpi.programs.Collectives");
+        MpiJobs.processes(device, 4, "mpi.programs.DerivedTypes");
+    }
+
     @Test
     void abortStopsAProcessJobNamingTheRank() throws Exception {
         MpiJobs.Outcome o = MpiJobs.processOutcome("shm", 3, "mpi.programs.Aborter");
