@@ -19,6 +19,11 @@ public class Status {
     int elements;
     boolean cancelled;
 
+    /** An empty status (any source, any tag, no elements), as MPJ Express's no-argument constructor. */
+    public Status() {
+        this(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, false);
+    }
+
     Status(int source, int tag, int elements, boolean cancelled) {
         this.source = source;
         this.tag = tag;
