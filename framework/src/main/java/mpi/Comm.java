@@ -1,0 +1,534 @@
+package mpi;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.comm.Buffer;
+import dev.tessera.device.IdleStrategy;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A communicator, as in mpiJava 1.2: point-to-point communication in every mode, probes,
+ * persistent requests, packing, and the communicator's group. Collectives live in
+ * {@link Intracomm}.
+ *
+ * <p>Buffers are Java arrays given as {@code (Object buf, int offset, int count, Datatype type)}:
+ * {@code offset} is an index into the array and {@code count} a number of items of
+ * {@code type}; the array's element type must be the datatype's base type
+ * ({@code double[]} for {@link MPI#DOUBLE}, {@code Object[]} for {@link MPI#OBJECT}, ...).
+ *
+ * <p>{@link MPI#OBJECT} messages carry serializable objects; a nonblocking receive of objects
+ * is matched when it is tested or waited for, in the order such receives were posted.
+ */
+public class Comm {
+
+    private static final int STANDARD = 0, SYNCHRONOUS = 1, BUFFERED = 2, READY = 3;
+
+    final dev.tessera.comm.Comm inner;
+    private final List<ObjectReceive> objectReceives = new ArrayList<>();
+
+    Comm(dev.tessera.comm.Comm inner) {
+        this.inner = inner;
+    }
+
+    // ------------------------------------------------------------------ basics
+
+    /** Number of processes in the communicator. */
+    public int Size() throws MPIException {
+        return inner.size();
+    }
+
+    /** This process's rank in the communicator. */
+    public int Rank() throws MPIException {
+        return inner.rank();
+    }
+
+    /** The group of the communicator. */
+    public Group Group() throws MPIException {
+        return new Group(inner.group());
+    }
+
+    /**
+     * {@link MPI#IDENT} (the same communicator), {@link MPI#CONGRUENT} (same group, same order),
+     * {@link MPI#SIMILAR} (same members) or {@link MPI#UNEQUAL}.
+     */
+    public static int Compare(Comm comm1, Comm comm2) throws MPIException {
+        if (comm1.inner == comm2.inner) {
+            return MPI.IDENT;
+        }
+        int g = mpi.Group.compare(comm1.inner.group(), comm2.inner.group());
+        return g == MPI.IDENT ? MPI.CONGRUENT : g;
+    }
+
+    /** A duplicate: same group, new message space (collective). */
+    @Override
+    public Object clone() {
+        try {
+            return MPI.call(() -> new Intracomm(inner.dup()));
+        } catch (MPIException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** Frees the communicator; any later use is an {@link MPI#ERR_COMM} error. */
+    public void Free() throws MPIException {
+        MPI.run(inner::free);
+    }
+
+    /** True once freed. */
+    public boolean Is_null() throws MPIException {
+        return inner.isFreed();
+    }
+
+    /** False: intercommunicators are not supported. */
+    public boolean Test_inter() throws MPIException {
+        return false;
+    }
+
+    /** {@link MPI#CART}, {@link MPI#GRAPH} or {@link MPI#UNDEFINED} (no topology). */
+    public int Topo_test() throws MPIException {
+        return MPI.UNDEFINED;
+    }
+
+    /**
+     * Aborts the job: every rank's pending and later calls fail with an error naming this
+     * rank and {@code errorcode}, and the caller is unwound by an {@link Error} (not an
+     * exception, so that {@code catch (Exception e)} blocks do not swallow it); the job
+     * exits with a non-zero status.
+     */
+    public void Abort(int errorcode) throws MPIException {
+        AbortError e = new AbortError(MPI.where("Abort") + ": job aborted with error code " + errorcode);
+        MPI.abortJob(e);
+        throw e;
+    }
+
+    /** Thrown by {@link #Abort}: ends the calling rank. */
+    static final class AbortError extends Error {
+        private static final long serialVersionUID = 1L;
+
+        AbortError(String message) {
+            super(message);
+        }
+    }
+
+    String where(String call) {
+        return MPI.where(call);
+    }
+
+    // ------------------------------------------------------------------ blocking sends
+
+    /** Standard-mode send. */
+    public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        MPI.run(() -> isend("Send", buf, offset, count, datatype, dest, tag, STANDARD).waitNow());
+    }
+
+    /** Synchronous send: returns once the receiver has started receiving. */
+    public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        MPI.run(() -> isend("Ssend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS).waitNow());
+    }
+
+    /** Buffered send: copies the data (accounted against {@link MPI#Buffer_attach}'s buffer) and returns. */
+    public void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        MPI.run(() -> isend("Bsend", buf, offset, count, datatype, dest, tag, BUFFERED).waitNow());
+    }
+
+    /** Ready send (a standard send here: correct whether or not the receive is already posted). */
+    public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        MPI.run(() -> isend("Rsend", buf, offset, count, datatype, dest, tag, READY).waitNow());
+    }
+
+    // ------------------------------------------------------------------ nonblocking sends
+
+    /** Starts a standard-mode send; the buffer must not be modified until the request completes. */
+    public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        return MPI.call(() -> isend("Isend", buf, offset, count, datatype, dest, tag, STANDARD));
+    }
+
+    /** Starts a synchronous send: the request completes once the receiver has started receiving. */
+    public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        return MPI.call(() -> isend("Issend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS));
+    }
+
+    /** Buffered send: copies the data (accounted against the attached buffer); the request is complete at once. */
+    public Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        return MPI.call(() -> isend("Ibsend", buf, offset, count, datatype, dest, tag, BUFFERED));
+    }
+
+    /** Starts a ready-mode send (a standard send here). */
+    public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        return MPI.call(() -> isend("Irsend", buf, offset, count, datatype, dest, tag, READY));
+    }
+
+    // ------------------------------------------------------------------ receives
+
+    /** Blocking receive; the message may be shorter than the buffer. */
+    public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
+        return MPI.call(() -> {
+            if (datatype != null && datatype.isObject()) {
+                return new Request(objectReceive("Recv", buf, offset, count, datatype, source, tag)).waitNow();
+            }
+            checkSource("Recv", source);
+            Target t = new Target("Recv", buf, offset, count, datatype);
+            return t.finish(inner.recv(t.buffer, source, tag));
+        });
+    }
+
+    /** Nonblocking receive. */
+    public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
+        return MPI.call(() -> new Request(irecv("Irecv", buf, offset, count, datatype, source, tag)));
+    }
+
+    private Request.Pending irecv(String call, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        if (datatype != null && datatype.isObject()) {
+            return objectReceive(call, buf, offset, count, datatype, source, tag);
+        }
+        checkSource(call, source);
+        Target t = new Target(call, buf, offset, count, datatype);
+        return Request.tessera(inner.irecv(t.buffer, source, tag), t::finish);
+    }
+
+    /** Sends one message and receives another without deadlock, whatever the peers' order. */
+    public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
+                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag)
+            throws MPIException {
+        return MPI.call(() -> {
+            Request r = new Request(irecv("Sendrecv", recvbuf, recvoffset, recvcount, recvtype, source, recvtag));
+            Request s = isend("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, STANDARD);
+            Status status = r.waitNow();
+            s.waitNow();
+            return status;
+        });
+    }
+
+    /** Sends the buffer's content and replaces it with the received message. */
+    public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag,
+                                   int source, int recvtag) throws MPIException {
+        return MPI.call(() -> {
+            String call = "Sendrecv_replace";
+            int n = datatype.checkBuffer(call, "", buf, offset, count);
+            Object copy = datatype.pack(buf, offset, count);
+            Request r = new Request(irecv(call, buf, offset, count, datatype, source, recvtag));
+            Request s = sendPacked(call, copy, n, datatype, dest, sendtag, STANDARD);
+            Status status = r.waitNow();
+            s.waitNow();
+            return status;
+        });
+    }
+
+    // ------------------------------------------------------------------ persistent requests
+
+    /** A persistent standard send: each {@link Prequest#Start()} sends the buffer's current content. */
+    public Prequest Send_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        return persistentSend("Send_init", buf, offset, count, datatype, dest, tag, STANDARD);
+    }
+
+    /** A persistent synchronous send. */
+    public Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        return persistentSend("Ssend_init", buf, offset, count, datatype, dest, tag, SYNCHRONOUS);
+    }
+
+    /** A persistent buffered send (see {@link #Bsend}). */
+    public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        return persistentSend("Bsend_init", buf, offset, count, datatype, dest, tag, BUFFERED);
+    }
+
+    /** A persistent ready send (a standard send here). */
+    public Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
+        return persistentSend("Rsend_init", buf, offset, count, datatype, dest, tag, READY);
+    }
+
+    /** A persistent receive: each {@link Prequest#Start()} posts a receive with these arguments. */
+    public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
+        return MPI.call(() -> {
+            datatype.checkBuffer("Recv_init", "", buf, offset, count);
+            checkSource("Recv_init", source);
+            return new Prequest("Recv_init", () -> irecv("Recv_init", buf, offset, count, datatype, source, tag));
+        });
+    }
+
+    private Prequest persistentSend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
+                                    int mode) throws MPIException {
+        return MPI.call(() -> {
+            datatype.checkBuffer(call, "", buf, offset, count);
+            checkDest(call, dest);
+            return new Prequest(call, () -> isend(call, buf, offset, count, datatype, dest, tag, mode).pending);
+        });
+    }
+
+    // ------------------------------------------------------------------ probes
+
+    /** Blocks until a matching message has arrived; its status, without receiving it. */
+    public Status Probe(int source, int tag) throws MPIException {
+        return MPI.call(() -> {
+            checkSource("Probe", source);
+            return Status.of(inner.probe(source, tag));
+        });
+    }
+
+    /** The status of a matching message that has arrived, or null if there is none. */
+    public Status Iprobe(int source, int tag) throws MPIException {
+        return MPI.call(() -> {
+            checkSource("Iprobe", source);
+            Optional<dev.tessera.comm.Status> s = inner.iprobe(source, tag);
+            return s.map(Status::of).orElse(null);
+        });
+    }
+
+    // ------------------------------------------------------------------ packing
+
+    /** Bytes that {@link #Pack} needs for {@code incount} items of {@code datatype}. */
+    public int Pack_size(int incount, Datatype datatype) throws MPIException {
+        return MPI.call(() -> {
+            requirePackable("Pack_size", datatype);
+            return Math.multiplyExact(Math.multiplyExact(incount, datatype.size0()), datatype.base.byteSize());
+        });
+    }
+
+    /** Packs {@code incount} items into {@code outbuf} from byte {@code position}; the position after them. */
+    public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) throws MPIException {
+        return MPI.call(() -> {
+            requirePackable("Pack", datatype);
+            int n = datatype.checkBuffer("Pack", "input ", inbuf, offset, incount);
+            int bytes = n * datatype.base.byteSize();
+            checkPackRange("Pack", outbuf, position, bytes);
+            Object packed = datatype.pack(inbuf, offset, incount);
+            MemorySegment out = MemorySegment.ofArray(outbuf).asSlice(position, bytes);
+            if (packed instanceof boolean[] z) {
+                for (int i = 0; i < n; i++) {
+                    out.set(ValueLayout.JAVA_BYTE, i, z[i] ? (byte) 1 : (byte) 0);
+                }
+            } else {
+                MemorySegment.copy(packed, 0, out, datatype.base.layout(), 0, n);
+            }
+            return position + bytes;
+        });
+    }
+
+    /** Unpacks {@code outcount} items from {@code inbuf} at byte {@code position}; the position after them. */
+    public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) throws MPIException {
+        return MPI.call(() -> {
+            requirePackable("Unpack", datatype);
+            int n = datatype.checkBuffer("Unpack", "output ", outbuf, offset, outcount);
+            int bytes = n * datatype.base.byteSize();
+            checkPackRange("Unpack", inbuf, position, bytes);
+            MemorySegment in = MemorySegment.ofArray(inbuf).asSlice(position, bytes);
+            Object packed = datatype.newArray(n);
+            if (packed instanceof boolean[] z) {
+                for (int i = 0; i < n; i++) {
+                    z[i] = in.get(ValueLayout.JAVA_BYTE, i) != 0;
+                }
+            } else {
+                MemorySegment.copy(in, datatype.base.layout(), 0, packed, 0, n);
+            }
+            datatype.unpack(packed, 0, outbuf, offset, n);
+            return position + bytes;
+        });
+    }
+
+    private void requirePackable(String call, Datatype datatype) {
+        if (datatype == null || datatype.isObject()) {
+            throw new TesseraException(ErrorClass.TYPE, where(call) + ": " + datatype
+                    + " cannot be packed into bytes (send objects with MPI.OBJECT directly)");
+        }
+    }
+
+    private void checkPackRange(String call, byte[] bytes, int position, int n) {
+        if (bytes == null || position < 0 || (long) position + n > bytes.length) {
+            throw new TesseraException(ErrorClass.BUFFER, where(call) + ": " + n + " bytes at position " + position
+                    + " do not fit the byte buffer of length " + (bytes == null ? "null" : bytes.length));
+        }
+    }
+
+    // ------------------------------------------------------------------ send machinery
+
+    /** Starts a send of {@code count} items in {@code mode}. */
+    Request isend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag, int mode) {
+        if (datatype == null) {
+            throw new TesseraException(ErrorClass.TYPE, where(call) + ": datatype is null");
+        }
+        int n = datatype.checkBuffer(call, "", buf, offset, count);
+        checkDest(call, dest);
+        boolean copy = mode == BUFFERED || !datatype.contiguous || datatype.isObject();
+        if (!copy) {
+            dev.tessera.comm.Buffer b = Datatype.wrap(buf, offset, n);
+            dev.tessera.comm.Request r = mode == SYNCHRONOUS ? inner.issend(b, dest, tag) : inner.isend(b, dest, tag);
+            return Request.of(r, s -> Status.empty());
+        }
+        return sendPacked(call, n == 0 ? datatype.newArray(0) : datatype.pack(buf, offset, count), n, datatype, dest, tag, mode);
+    }
+
+    /** Sends {@code n} packed base elements of {@code datatype} from {@code packed} (a private copy). */
+    private Request sendPacked(String call, Object packed, int n, Datatype datatype, int dest, int tag, int mode) {
+        if (mode == BUFFERED) {
+            long bytes = datatype.isObject() ? 0 : (long) n * datatype.base.byteSize();
+            long reserved = MPI.reserveBsend(call, bytes);
+            dev.tessera.comm.Request r;
+            try {
+                r = datatype.isObject() ? inner.isendObject(packed, dest, tag) : inner.isend(Datatype.wrap(packed, 0, n), dest, tag);
+            } catch (RuntimeException e) {
+                MPI.releaseBsend(reserved);
+                throw e;
+            }
+            MPI.trackBsend(r, reserved);
+            return Request.completed(Status.empty());
+        }
+        dev.tessera.comm.Request r;
+        if (datatype.isObject()) {
+            r = inner.isendObject(packed, dest, tag);      // object messages have no synchronous mode: standard
+        } else {
+            Buffer b = Datatype.wrap(packed, 0, n);
+            r = mode == SYNCHRONOUS ? inner.issend(b, dest, tag) : inner.isend(b, dest, tag);
+        }
+        return Request.of(r, s -> Status.empty());
+    }
+
+    void checkDest(String call, int dest) {
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= inner.size())) {
+            throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid destination rank " + dest
+                    + " (communicator size " + inner.size() + ")");
+        }
+    }
+
+    void checkSource(String call, int source) {
+        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= inner.size())) {
+            throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid source rank " + source
+                    + " (communicator size " + inner.size() + ")");
+        }
+    }
+
+    // ------------------------------------------------------------------ object receives
+
+    private ObjectReceive objectReceive(String call, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        Target t = new Target(call, buf, offset, count, datatype);
+        checkSource(call, source);
+        if (tag != MPI.ANY_TAG && (tag < 0 || tag > MPI.TAG_UB)) {
+            throw new TesseraException(ErrorClass.TAG, where(call) + ": invalid tag " + tag);
+        }
+        ObjectReceive r = new ObjectReceive(call, t, source, tag);
+        if (source == MPI.PROC_NULL) {
+            r.status = new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false);
+        } else {
+            synchronized (objectReceives) {
+                objectReceives.add(r);
+            }
+        }
+        return r;
+    }
+
+    /**
+     * Matches pending object receives against arrived messages. As in MPI, a message goes to
+     * the earliest posted receive that matches it: messages may arrive between two probes of
+     * one pass, so a hit for one receive is first offered to the receives posted before it.
+     */
+    private void matchObjectReceives() {
+        synchronized (objectReceives) {
+            for (int i = 0; i < objectReceives.size(); ) {
+                ObjectReceive r = objectReceives.get(i);
+                Optional<dev.tessera.comm.Status> hit = inner.iprobe(r.source, r.tag);
+                if (hit.isEmpty()) {
+                    i++;
+                    continue;
+                }
+                dev.tessera.comm.Status m = hit.get();
+                ObjectReceive owner = earliestMatching(m);
+                while (true) {
+                    // the owner's own first match may be an earlier message from the same source
+                    Optional<dev.tessera.comm.Status> first = inner.iprobe(owner.source, owner.tag);
+                    if (first.isEmpty() || (first.get().source() == m.source() && first.get().tag() == m.tag())) {
+                        break;
+                    }
+                    m = first.get();
+                    owner = earliestMatching(m);
+                }
+                objectReceives.remove(owner);
+                try {
+                    owner.deliver(inner.recvObjectWithStatus(m.source(), m.tag()));
+                } catch (RuntimeException e) {
+                    owner.error = e;
+                }
+                i = 0;
+            }
+        }
+    }
+
+    private ObjectReceive earliestMatching(dev.tessera.comm.Status m) {
+        for (ObjectReceive r : objectReceives) {
+            if ((r.source == MPI.ANY_SOURCE || r.source == m.source()) && (r.tag == MPI.ANY_TAG || r.tag == m.tag())) {
+                return r;
+            }
+        }
+        throw new IllegalStateException("no pending object receive matches " + m);
+    }
+
+    /** A receive of {@link MPI#OBJECT} items, matched when tested or waited for. */
+    private final class ObjectReceive implements Request.Pending {
+        private final String call;
+        private final Target target;
+        final int source;
+        final int tag;
+        volatile Status status;
+        volatile RuntimeException error;
+
+        ObjectReceive(String call, Target target, int source, int tag) {
+            this.call = call;
+            this.target = target;
+            this.source = source;
+            this.tag = tag;
+        }
+
+        void deliver(dev.tessera.comm.Comm.Received<Object> m) {
+            Object v = m.value();
+            Object[] got = v instanceof Object[] a ? a : new Object[] {v};
+            if (got.length > target.elements) {
+                error = new TesseraException(ErrorClass.TRUNCATE, where(call) + ": message from rank " + m.status().source()
+                        + " (tag " + m.status().tag() + ") has " + got.length + " objects but the receive buffer holds "
+                        + target.elements + ": message truncated");
+                return;
+            }
+            target.unpackObjects(got);
+            status = new Status(m.status().source(), m.status().tag(), got.length, false);
+        }
+
+        @Override
+        public Status poll() {
+            if (status == null && error == null) {
+                matchObjectReceives();
+            }
+            if (error != null) {
+                throw error;
+            }
+            return status;
+        }
+
+        @Override
+        public Status await() {
+            for (int idle = 0; ; idle++) {
+                Status s = poll();
+                if (s != null) {
+                    return s;
+                }
+                IdleStrategy.backoff().idle(idle);
+            }
+        }
+
+        @Override
+        public boolean cancel() {
+            synchronized (objectReceives) {
+                if (objectReceives.remove(this)) {
+                    status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, true);
+                    return true;
+                }
+                return false;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "mpi." + getClass().getSimpleName() + "[" + inner + "]";
+    }
+}

@@ -1,0 +1,62 @@
+package mpi;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Whole programs written against mpi.*: a Java Grande-style ping-pong and a 2D Jacobi
+ * solver, on smp (ranks as threads) and, with real processes, on the shm and tcp devices;
+ * and two of the API test programs on shm and tcp.
+ */
+@Timeout(180)
+class ApplicationsTest {
+
+    @Test
+    void pingPongOnSmp() {
+        MpiJobs.smp(2, "mpi.programs.PingPong");
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 4, 6})
+    void jacobiOnSmp(int ranks) {
+        MpiJobs.smp(ranks, "mpi.programs.Jacobi2D");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "tcp"})
+    void pingPongWithProcesses(String device) throws Exception {
+        String out = MpiJobs.processes(device, 2, "mpi.programs.PingPong", "5");
+        assertTrue(out.contains("PingPong ok"), out);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "tcp"})
+    void jacobiWithProcesses(String device) throws Exception {
+        String out = MpiJobs.processes(device, 4, "mpi.programs.Jacobi2D", "32", "40");
+        assertTrue(out.contains("Jacobi2D ok"), out);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "tcp"})
+    void pointToPointAndRequestsWithProcesses(String device) throws Exception {
+        MpiJobs.processes(device, 3, "mpi.programs.PointToPoint");
+        MpiJobs.processes(device, 3, "mpi.programs.Requests");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "tcp"})
+    void collectivesAndDerivedTypesWithProcesses(String device) throws Exception {
+        MpiJobs.processes(device, 4, "mpi.programs.Collectives");
+        MpiJobs.processes(device, 4, "mpi.programs.DerivedTypes");
+    }
+
+    @Test
+    void abortStopsAProcessJobNamingTheRank() throws Exception {
+        MpiJobs.Outcome o = MpiJobs.processOutcome("shm", 3, "mpi.programs.Aborter");
+        assertTrue(o.status() != 0 && o.output().contains("rank 1") && o.output().contains("error code 3"), o.output());
+    }
+}
