@@ -54,6 +54,17 @@ class ApplicationsTest {
         MpiJobs.processes(device, 4, "mpi.programs.DerivedTypes");
     }
 
+    /** The same programs on the system's MPI library (mpi device under mpirun), when Open MPI is installed. */
+    @Test
+    void programsOnTheMpiDevice() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.tessera.conformance.MpirunJobRunner.available(),
+                "mpirun and mpicc on PATH");
+        assertTrue(MpiJobs.processes("mpi", 2, "mpi.programs.PingPong", "5").contains("PingPong ok"));
+        assertTrue(MpiJobs.processes("mpi", 4, "mpi.programs.Jacobi2D", "32", "40").contains("Jacobi2D ok"));
+        MpiJobs.processes("mpi", 3, "mpi.programs.PointToPoint");
+        MpiJobs.processes("mpi", 4, "mpi.programs.Collectives");
+    }
+
     @Test
     void abortStopsAProcessJobNamingTheRank() throws Exception {
         MpiJobs.Outcome o = MpiJobs.processOutcome("shm", 3, "mpi.programs.Aborter");

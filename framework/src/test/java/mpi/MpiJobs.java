@@ -50,12 +50,41 @@ final class MpiJobs {
         return o.output();
     }
 
+    /** The mpi device: the job is started by Open MPI's mpirun, as {@code tessera run --device mpi} does. */
+    private static Outcome mpirun(LaunchSpec spec) throws Exception {
+        java.util.Map<String, String> vars = new java.util.LinkedHashMap<>(java.util.Map.of("TESSERA_DEVICE", "mpi"));
+        ProcessBuilder pb = new ProcessBuilder(dev.tessera.launch.process.MpiLauncher.command("mpirun", true, spec, vars,
+                1)).redirectErrorStream(true);
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        Process p = pb.start();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try (var in = p.getInputStream()) {
+                in.transferTo(bytes);
+            } catch (java.io.IOException ignored) {
+                // the process ended
+            }
+        });
+        if (!p.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            reader.join(2000);
+            return new Outcome(124, "timed out\n" + bytes.toString(StandardCharsets.UTF_8));
+        }
+        reader.join(5000);
+        return new Outcome(p.exitValue(), bytes.toString(StandardCharsets.UTF_8));
+    }
+
     /** Runs {@code main} with one process per rank without judging the outcome; output of all ranks and the launcher. */
     static Outcome processOutcome(String device, int ranks, String main, String... args) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream sink = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         LaunchSpec spec = new LaunchSpec(ranks, 0, List.of(), 1, device, true, List.of(), main, List.of(args),
                 List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), Duration.ofSeconds(30));
+        if (device.equals("mpi")) {
+            return mpirun(spec);
+        }
         int status = new ProcessLauncher(sink, sink, Duration.ofSeconds(90), 0).run(spec);
         return new Outcome(status, bytes.toString(StandardCharsets.UTF_8));
     }
