@@ -16,7 +16,7 @@ static int cmp(const void *a, const void *b) {
 }
 
 static int iters_for(long n) {
-    return n >= (1 << 22) ? 20 : n >= (1 << 20) ? 50 : n >= (1 << 16) ? 500 : 5000;
+    return n >= (1 << 22) ? 40 : n >= (1 << 20) ? 100 : n >= (1 << 16) ? 1000 : 20000;
 }
 
 int main(int argc, char **argv) {
