@@ -1,8 +1,9 @@
 /*
  * Native MPI side of `tessera bench --vs native`: the suites of dev.tessera.bench.osu.Suite,
  * timed exactly as dev.tessera.bench.osu.OsuRank times them, printing the same lines.
- * Usage: osu_mpi SUITE SIZES ITERS WARMUP BLOCKS WINDOW   (SIZES: comma list of bytes)
- * For every size: WARMUP discarded blocks, then BLOCKS timed blocks of iters_for(size)
+ * Usage: osu_mpi SUITE SIZES ITERS WARMUP WARMUP_MS BLOCKS WINDOW   (SIZES: comma list of bytes)
+ * For every size: at least WARMUP discarded blocks, more until WARMUP_MS milliseconds are
+ * spent, then BLOCKS timed blocks of iters_for(size)
  * operations, each after a barrier; a block's value is the slowest rank's time per
  * operation (MPI_MAX allreduce) in seconds. Rank 0 prints
  *   TB start SIZE ITERS
@@ -80,8 +81,8 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    if (argc != 7) {
-        if (rank == 0) fprintf(stderr, "usage: osu_mpi SUITE SIZES ITERS WARMUP BLOCKS WINDOW\n");
+    if (argc != 8) {
+        if (rank == 0) fprintf(stderr, "usage: osu_mpi SUITE SIZES ITERS WARMUP WARMUP_MS BLOCKS WINDOW\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     suite = -1;
@@ -91,8 +92,9 @@ int main(int argc, char **argv) {
         if (rank == 0) fprintf(stderr, "osu_mpi: unknown suite %s\n", argv[1]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    int iters = atoi(argv[3]), warmup = atoi(argv[4]), blocks = atoi(argv[5]);
-    window = atoi(argv[6]);
+    int iters = atoi(argv[3]), warmup = atoi(argv[4]), blocks = atoi(argv[6]);
+    double warmup_s = atoi(argv[5]) / 1e3;
+    window = atoi(argv[7]);
     long sizes[256];
     int nsizes = 0;
     long maxsize = 1;
@@ -112,13 +114,19 @@ int main(int argc, char **argv) {
                          ? (long) size * window * pairs * (suite == BIBW ? 2 : 1) : 0;
         double divisor = (suite == LATENCY || suite == MULTI_LAT) ? 2.0 : 1.0;
         if (rank == 0) { printf("TB start %d %d\n", size, n); fflush(stdout); }
+        double warmed = 0; /* the same on every rank: a sum of allreduced values */
         for (int b = -warmup; b < blocks; b++) {
             MPI_Barrier(MPI_COMM_WORLD);
             double start = MPI_Wtime();
             body(size, n);
             double per_op = (MPI_Wtime() - start) / n / divisor, slowest;
             MPI_Allreduce(&per_op, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            if (b >= 0) t[b] = slowest;
+            if (b >= 0) {
+                t[b] = slowest;
+            } else {
+                warmed += slowest * n * divisor;
+                if (b == -1 && warmed < warmup_s) b--; /* one more warm-up block */
+            }
         }
         if (rank == 0) {
             printf("TB result %d %d %ld", size, n, bytes);

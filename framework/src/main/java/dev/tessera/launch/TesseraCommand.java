@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
         subcommands = {RunCommand.class, InfoCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
             "  tessera run -np 4 --device smp -cp examples/target/classes dev.tessera.examples.Jacobi2D",
-            "  tessera info"})
+            "  tessera info",
+            "  tessera bench latency --quick   (benchmarks: see tessera bench --help)"})
 public final class TesseraCommand implements Runnable {
 
     @CommandLine.Spec

@@ -36,7 +36,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     static final Set<String> DEVICES = Set.of("smp", "shm", "tcp", "auto");
 
-    @Parameters(index = "0", paramLabel = "SUITE", description = "Suite to run (see above).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SUITE", description = "Suite to run (see above).")
     String suiteName;
 
     @Option(names = {"-np", "-n", "--np"}, paramLabel = "N", defaultValue = "2",
@@ -64,6 +64,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "N",
             description = "Discarded warm-up blocks per size. Default: 3 (--quick: 1).")
     Integer warmup;
+
+    @Option(names = "--warmup-ms", paramLabel = "MS",
+            description = "Warm-up goes on per size until this many milliseconds are spent (the JIT compiles the path). Default: 200 (--quick: 20).")
+    Integer warmupMs;
 
     @Option(names = "--window", paramLabel = "N", defaultValue = "64",
             description = "Messages in flight per window (bw, bibw, mbw_mr). Default: ${DEFAULT-VALUE}.")
@@ -94,7 +98,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** A run's settings after defaults; {@code ReportCommand} builds these too. */
     static Bench.Config config(Suite suite, int ranks, String device, String sizes, Integer iters, Integer warmup,
-                               Integer blocks, int window, boolean quick) {
+                               Integer warmupMs, Integer blocks, int window, boolean quick) {
         if (!DEVICES.contains(device)) {
             throw new IllegalArgumentException("unknown device '" + device + "'; known: smp, shm, tcp, auto");
         }
@@ -114,10 +118,11 @@ public final class BenchCommand implements Callable<Integer> {
         int it = iters != null ? iters : suite.defaultIters(quick);
         int b = blocks != null ? blocks : quick ? 5 : 20;
         int w = warmup != null ? warmup : quick ? 1 : 3;
-        if (it < 1 || b < 1 || w < 0 || window < 1) {
-            throw new IllegalArgumentException("--iters, --blocks and --window must be at least 1, --warmup at least 0");
+        int ms = warmupMs != null ? warmupMs : quick ? 20 : 200;
+        if (it < 1 || b < 1 || w < 0 || ms < 0 || window < 1) {
+            throw new IllegalArgumentException("--iters, --blocks and --window must be at least 1, --warmup and --warmup-ms at least 0");
         }
-        return new Bench.Config(suite, ranks, device, List.copyOf(list), it, w, b, window);
+        return new Bench.Config(suite, ranks, device, List.copyOf(list), it, w, ms, b, window);
     }
 
     static Progress progress(boolean enabled) {
@@ -129,8 +134,11 @@ public final class BenchCommand implements Callable<Integer> {
         Suite suite;
         Bench.Config cfg;
         try {
+            if (suiteName == null) {
+                throw new IllegalArgumentException("missing SUITE (one of " + Suite.names() + ") or 'report'");
+            }
             suite = Suite.parse(suiteName);
-            cfg = config(suite, ranks, device, sizes, iters, warmup, blocks, window, quick);
+            cfg = config(suite, ranks, device, sizes, iters, warmup, warmupMs, blocks, window, quick);
             if (vs != null && !vs.equals("native")) {
                 throw new IllegalArgumentException("--vs takes 'native' (Open MPI), not '" + vs + "'");
             }
@@ -185,6 +193,11 @@ public final class BenchCommand implements Callable<Integer> {
         cli.setExecutionExceptionHandler((e, cmd, parse) -> {
             cmd.getErr().println("tessera bench: " + e.getMessage());
             return 1;
+        });
+        cli.setParameterExceptionHandler((e, a) -> {
+            e.getCommandLine().getErr().println("tessera bench: " + e.getMessage());
+            e.getCommandLine().getErr().println("Run 'tessera bench --help' for the suites and options.");
+            return 2;
         });
         System.exit(cli.execute(args));
     }

@@ -20,13 +20,16 @@ import java.util.stream.Collectors;
  */
 public final class Bench {
 
-    /** What to measure. {@code warmup} and {@code blocks} count timing blocks per size. */
+    /**
+     * What to measure. {@code warmup} and {@code blocks} count timing blocks per size; warm-up
+     * goes on until {@code warmupMs} milliseconds are spent too.
+     */
     public record Config(Suite suite, int ranks, String device, List<Integer> sizes, int iters, int warmup,
-                         int blocks, int window) {
+                         int warmupMs, int blocks, int window) {
 
         List<String> rankArgs() {
             return List.of(suite.cliName(), sizes.stream().map(String::valueOf).collect(Collectors.joining(",")),
-                    Integer.toString(iters), Integer.toString(warmup), Integer.toString(blocks),
+                    Integer.toString(iters), Integer.toString(warmup), Integer.toString(warmupMs), Integer.toString(blocks),
                     Integer.toString(window));
         }
     }

@@ -32,7 +32,8 @@ public final class NativeMpi {
         return null;
     }
 
-    static Path which(String tool) {
+    /** The executable {@code tool} on PATH, or null. */
+    public static Path which(String tool) {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
             Path p = Path.of(dir.isEmpty() ? "." : dir, tool);
             if (Files.isExecutable(p)) {

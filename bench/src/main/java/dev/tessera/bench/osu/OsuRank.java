@@ -12,8 +12,9 @@ import java.util.function.IntConsumer;
 
 /**
  * The per-rank program of {@code tessera bench}, started by {@code tessera run} on any
- * device. Arguments: {@code SUITE SIZES ITERS WARMUP BLOCKS WINDOW} (sizes as a comma
- * list of bytes). For every size: WARMUP discarded blocks, then BLOCKS timed blocks of
+ * device. Arguments: {@code SUITE SIZES ITERS WARMUP WARMUP_MS BLOCKS WINDOW} (sizes as a
+ * comma list of bytes). For every size: at least WARMUP discarded blocks and as many more as
+ * it takes to spend WARMUP_MS milliseconds (so the JIT has compiled the path), then BLOCKS timed blocks of
  * {@link Sizes#itersFor} operations, each block after a barrier; a block's value is the
  * slowest rank's time per operation (MAX allreduce), in seconds. Rank 0 prints the
  * protocol that {@link ResultParser} reads, the same as bench/native/osu_mpi.c prints:
@@ -34,20 +35,22 @@ public final class OsuRank {
     public static void main(String[] args) {
         try (Runtime rt = Tessera.init(args)) {
             List<String> a = rt.args();
-            if (a.size() != 6) {
-                throw new IllegalArgumentException("usage: OsuRank SUITE SIZES ITERS WARMUP BLOCKS WINDOW");
+            if (a.size() != 7) {
+                throw new IllegalArgumentException("usage: OsuRank SUITE SIZES ITERS WARMUP WARMUP_MS BLOCKS WINDOW");
             }
             Suite suite = Suite.parse(a.get(0));
             int[] sizes = Arrays.stream(a.get(1).split(",")).mapToInt(Integer::parseInt).toArray();
             int iters = Integer.parseInt(a.get(2));
             int warmup = Integer.parseInt(a.get(3));
-            int blocks = Integer.parseInt(a.get(4));
-            int window = Integer.parseInt(a.get(5));
-            run(rt.world(), suite, sizes, iters, warmup, blocks, window);
+            double warmupSeconds = Integer.parseInt(a.get(4)) / 1e3;
+            int blocks = Integer.parseInt(a.get(5));
+            int window = Integer.parseInt(a.get(6));
+            run(rt.world(), suite, sizes, iters, warmup, warmupSeconds, blocks, window);
         }
     }
 
-    static void run(Comm world, Suite suite, int[] sizes, int iters, int warmup, int blocks, int window) {
+    static void run(Comm world, Suite suite, int[] sizes, int iters, int warmup, double warmupSeconds, int blocks,
+                    int window) {
         int rank = world.rank();
         for (int size : sizes) {
             int n = Sizes.itersFor(size, iters);
@@ -57,6 +60,7 @@ public final class OsuRank {
             }
             Kernel k = kernel(world, suite, size, window);
             double[] t = new double[blocks];
+            double warmed = 0; // the same on every rank: a sum of allreduced values
             for (int b = -warmup; b < blocks; b++) {
                 world.barrier();
                 long start = System.nanoTime();
@@ -65,6 +69,11 @@ public final class OsuRank {
                 double slowest = world.allreduce(perOp, Op.MAX);
                 if (b >= 0) {
                     t[b] = slowest;
+                } else {
+                    warmed += slowest * n * k.timeDivisor();
+                    if (b == -1 && warmed < warmupSeconds) {
+                        b--; // one more warm-up block
+                    }
                 }
             }
             if (rank == 0) {
