@@ -54,7 +54,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--iters", paramLabel = "N",
             description = "Operations per timing block up to 16 KiB, scaled down for larger sizes. "
-                    + "Default: 1000 for latency suites, 20 windows for bandwidth suites, 200 for collectives (a tenth with --quick).")
+                    + "Default: 2000 for latency suites, 40 windows for bandwidth suites, 500 for collectives (a tenth with --quick).")
     Integer iters;
 
     @Option(names = "--blocks", paramLabel = "N",

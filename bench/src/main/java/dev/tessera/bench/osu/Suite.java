@@ -78,9 +78,9 @@ public enum Suite {
     /** Operations per timing block for small messages (scaled down for large ones). */
     public int defaultIters(boolean quick) {
         int iters = switch (kind) {
-            case PINGPONG -> 1000;
-            case WINDOW -> 20;
-            case COLLECTIVE -> 200;
+            case PINGPONG -> 2000;
+            case WINDOW -> 40;
+            case COLLECTIVE -> 500;
         };
         return quick ? Math.max(2, iters / 10) : iters;
     }

@@ -15,7 +15,7 @@ class BenchCommandTest {
     void quickDefaults() {
         Bench.Config c = BenchCommand.config(Suite.LATENCY, 2, "smp", null, null, null, null, null, 64, true);
         assertEquals(List.of(1, 1024, 65536), c.sizes());
-        assertEquals(100, c.iters());
+        assertEquals(200, c.iters());
         assertEquals(5, c.blocks());
         assertEquals(1, c.warmup());
     }
