@@ -65,7 +65,7 @@ final class ReportCommand implements Callable<Integer> {
         int cores = java.lang.Runtime.getRuntime().availableProcessors();
         int np = collectiveRanks != null ? collectiveRanks : Math.min(8, Math.max(2, cores));
         StringBuilder md = new StringBuilder();
-        md.append("## Generated results\n\n").append(machine(root)).append('\n');
+        md.append("## Generated results\n\n").append(machine()).append('\n').append(loadWarning(cores));
         String nativeWhy = NativeMpi.unavailable();
         NativeMpi mpi = nativeWhy == null ? new NativeMpi(root) : null;
         try (Progress progress = BenchCommand.progress(!noProgress)) {
@@ -167,7 +167,7 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     /** The machine, OS, JDK, Open MPI and date, as a Markdown list. */
-    static String machine(Path root) {
+    static String machine() {
         String cpu = firstMatch(Path.of("/proc/cpuinfo"), "model name", System.getProperty("os.arch"));
         String mem = firstMatch(Path.of("/proc/meminfo"), "MemTotal", "unknown");
         if (mem.endsWith(" kB")) {
@@ -187,6 +187,21 @@ final class ReportCommand implements Callable<Integer> {
                 + "- JDK: " + System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version") + "\n"
                 + "- MPI: " + (NativeMpi.unavailable() == null ? NativeMpi.version() : "not installed") + "\n"
                 + "- Load average (1 min) when the report started: " + load + "\n";
+    }
+
+    /** A warning paragraph when other work was competing for the cores as the report started, else "". */
+    static String loadWarning(int cores) {
+        try {
+            double load = Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+            if (load > cores) {
+                return String.format(java.util.Locale.ROOT, "**Noisy run:** the load average (%.1f) was above the number of "
+                        + "cores (%d) when the report started; other work competed for the CPUs, so medians and "
+                        + "especially tails are unreliable. Re-run `bin/tessera bench report` on a quiet machine.%n%n", load, cores);
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc/loadavg: nothing to say
+        }
+        return "";
     }
 
     private static String firstMatch(Path file, String key, String fallback) {

@@ -20,6 +20,7 @@ public final class Progress implements AutoCloseable {
     private final long started = System.nanoTime();
     private final ScheduledExecutorService ticker;
     private volatile String status;
+    private boolean closed;
 
     public Progress(PrintStream err, boolean tty, boolean enabled) {
         this.err = err;
@@ -77,8 +78,9 @@ public final class Progress implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        if (ticker != null) {
+    public synchronized void close() {
+        if (ticker != null && !closed) {
+            closed = true;
             ticker.shutdownNow();
             synchronized (err) {
                 err.print("\r\033[K");
