@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class ObjectCodecBenchmark {
 
-    /** A small message a solver might send: a step number and a few values. */
+    /** A small message a particle code might send: an id and a position. */
     record Particle(long id, double x, double y, double z) implements Serializable {
     }
 

@@ -115,6 +115,11 @@ public final class BenchCommand implements Callable<Integer> {
         if (list.isEmpty()) {
             throw new IllegalArgumentException("no sizes left to run (" + suite.cliName() + " needs sizes of at least 4 bytes)");
         }
+        long largest = list.stream().mapToLong(Integer::longValue).max().orElse(0);
+        if (suite.kind() == Suite.Kind.COLLECTIVE && largest * ranks > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException(suite.cliName() + " with " + ranks + " ranks needs buffers of " + ranks
+                    + " x " + largest + " bytes, more than a Java array holds: use smaller --sizes");
+        }
         int it = iters != null ? iters : suite.defaultIters(quick);
         int b = blocks != null ? blocks : quick ? 5 : 20;
         int w = warmup != null ? warmup : quick ? 1 : 3;

@@ -111,6 +111,8 @@ final class ReportCommand implements Callable<Integer> {
                         n == null ? List.of(t) : List.of(t, n)));
             }
             md.append(teams(root, progress));
+            progress.note("[bench] NPB and NPB-MZ class W: not built yet, skipped");
+            progress.note("[bench] GPU: not built yet, skipped");
         }
         md.append("### NPB and NPB-MZ, class W\n\nNot built yet (kernels/npb and kernels/npb-mz have no programs): skipped.\n\n");
         md.append("### GPU\n\nNot built yet (the gpu module has no benchmarks): skipped.\n\n");

@@ -38,5 +38,7 @@ class BenchCommandTest {
                 () -> BenchCommand.config(Suite.LATENCY, 2, "smp", "1:x", null, null, null, null, 64, false));
         assertThrows(IllegalArgumentException.class,
                 () -> BenchCommand.config(Suite.LATENCY, 2, "smp", null, 0, null, null, null, 64, false));
+        assertThrows(IllegalArgumentException.class,
+                () -> BenchCommand.config(Suite.ALLTOALL, 16, "smp", "256M", null, null, null, null, 64, false));
     }
 }
