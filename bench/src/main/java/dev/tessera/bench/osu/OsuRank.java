@@ -6,6 +6,7 @@ import dev.tessera.comm.Op;
 import dev.tessera.comm.Request;
 import dev.tessera.runtime.Runtime;
 import dev.tessera.runtime.Tessera;
+import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntConsumer;
@@ -45,18 +46,19 @@ public final class OsuRank {
             double warmupSeconds = Integer.parseInt(a.get(4)) / 1e3;
             int blocks = Integer.parseInt(a.get(5));
             int window = Integer.parseInt(a.get(6));
-            run(rt.world(), suite, sizes, iters, warmup, warmupSeconds, blocks, window);
+            run(rt.world(), suite, sizes, iters, warmup, warmupSeconds, blocks, window, System.out);
         }
     }
 
+    /** Runs the suite on this rank; rank 0 prints the protocol lines to {@code out}. */
     static void run(Comm world, Suite suite, int[] sizes, int iters, int warmup, double warmupSeconds, int blocks,
-                    int window) {
+                    int window, PrintStream out) {
         int rank = world.rank();
         for (int size : sizes) {
             int n = Sizes.itersFor(size, iters);
             if (rank == 0) {
-                System.out.println("TB start " + size + " " + n);
-                System.out.flush();
+                out.println("TB start " + size + " " + n);
+                out.flush();
             }
             Kernel k = kernel(world, suite, size, window);
             double[] t = new double[blocks];
@@ -82,8 +84,8 @@ public final class OsuRank {
                 for (double v : t) {
                     sb.append(' ').append(v);
                 }
-                System.out.println(sb);
-                System.out.flush();
+                out.println(sb);
+                out.flush();
             }
         }
     }
