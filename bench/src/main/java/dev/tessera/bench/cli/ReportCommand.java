@@ -6,6 +6,7 @@ import dev.tessera.bench.osu.NativeMpi;
 import dev.tessera.bench.osu.Plot;
 import dev.tessera.bench.osu.Progress;
 import dev.tessera.bench.osu.Series;
+import dev.tessera.bench.osu.Sizes;
 import dev.tessera.bench.osu.Suite;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -80,7 +81,9 @@ final class ReportCommand implements Callable<Integer> {
                             + "operation; tables give the median (p50) and tail (p90, p99: the slow side) over blocks "
                             + "and the best block. Native runs: bench/native/osu_mpi.c, same method, "
                             + "`mpirun --bind-to none`. Ratio = Tessera p50 / native p50.\n\n");
-            md.append("### Point-to-point, 2 ranks\n\n");
+            StringBuilder body = new StringBuilder();
+            StringBuilder summary = new StringBuilder();
+            body.append("### Point-to-point, 2 ranks\n\n");
             for (Suite s : List.of(Suite.LATENCY, Suite.BW)) {
                 List<Series> plotted = new ArrayList<>();
                 Map<String, Series> natives = new LinkedHashMap<>();
@@ -96,20 +99,25 @@ final class ReportCommand implements Callable<Integer> {
                         n = natives.get(tr);
                     }
                     plotted.add(t);
-                    md.append(section(s, t, n, mpi == null ? null : mpi.describe(device)));
+                    summary.append(summaryRow(s.cliName() + ", " + device, t, n, s.isBandwidth() ? 1 << 20 : 8));
+                    body.append(section(s, t, n, mpi == null ? null : mpi.describe(device)));
                 }
                 plotted.addAll(natives.values());
-                md.append(plot(img, out, s.cliName() + "-p2p", "tessera bench " + s.cliName() + ", 2 ranks", plotted));
+                body.append(plot(img, out, s.cliName() + "-p2p", "tessera bench " + s.cliName() + ", 2 ranks", plotted));
             }
-            md.append("### Collectives, ").append(np).append(" ranks, shm device\n\n");
+            body.append("### Collectives, ").append(np).append(" ranks, shm device\n\n");
             for (Suite s : List.of(Suite.ALLREDUCE, Suite.BCAST, Suite.ALLTOALL)) {
                 Bench.Config c = config(s, np, "shm");
                 Series t = bench.runTessera(c);
                 Series n = mpi == null ? null : bench.runNative(c, mpi);
-                md.append(section(s, t, n, mpi == null ? null : mpi.describe("shm")));
-                md.append(plot(img, out, s.cliName() + "-shm", "tessera bench " + s.cliName() + ", " + np + " ranks, shm",
+                summary.append(summaryRow(s.cliName() + ", shm, " + np + " ranks", t, n, 8));
+                body.append(section(s, t, n, mpi == null ? null : mpi.describe("shm")));
+                body.append(plot(img, out, s.cliName() + "-shm", "tessera bench " + s.cliName() + ", " + np + " ranks, shm",
                         n == null ? List.of(t) : List.of(t, n)));
             }
+            md.append("### Summary\n\nMedians (p50) at 8 B for latency and collectives and at 1 MiB for bandwidth "
+                    + "(or the largest size run below that, with --quick); every size is in the tables below.\n\n| suite, device | size | Tessera | native | ratio |\n|---|---|---|---|---|\n")
+                    .append(summary).append('\n').append(body);
             md.append(teams(root, progress));
             progress.note("[bench] NPB and NPB-MZ class W: not built yet, skipped");
             progress.note("[bench] GPU: not built yet, skipped");
@@ -119,6 +127,21 @@ final class ReportCommand implements Callable<Integer> {
         writeSection(out, md.toString());
         System.err.println("tessera bench report: wrote " + out + " and plots in " + img);
         return 0;
+    }
+
+    /** One summary row: the point at {@code wanted} bytes (or the largest size below it, or the smallest). */
+    static String summaryRow(String what, Series t, Series n, int wanted) {
+        Series.Point p = t.points().get(0);
+        for (Series.Point q : t.points()) {
+            if (q.size() <= wanted) {
+                p = q;
+            }
+        }
+        Series.Point np = n == null ? null : n.at(p.size());
+        String unit = " " + t.suite().unit();
+        return "| " + what + " | " + Sizes.format(p.size()) + " B | " + Formats.num(p.p50()) + unit + " | "
+                + (np == null ? "-" : Formats.num(np.p50()) + unit) + " | "
+                + (np == null ? "-" : String.format(java.util.Locale.ROOT, "%.2f", p.p50() / np.p50())) + " |\n";
     }
 
     private int blocks() {

@@ -98,7 +98,7 @@ public final class Formats {
     }
 
     /** A value with about 4 significant digits. */
-    static String num(double v) {
+    public static String num(double v) {
         if (v >= 1000) {
             return String.format(Locale.ROOT, "%.1f", v);
         }

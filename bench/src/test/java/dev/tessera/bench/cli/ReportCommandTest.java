@@ -35,6 +35,21 @@ class ReportCommandTest {
     }
 
     @Test
+    void summaryRowPicksTheSizeAtOrBelow() {
+        dev.tessera.bench.osu.ResultParser tp = new dev.tessera.bench.osu.ResultParser();
+        tp.accept("TB result 1 10 0 1e-6");
+        tp.accept("TB result 8 10 0 2e-6");
+        tp.accept("TB result 64 10 0 4e-6");
+        dev.tessera.bench.osu.ResultParser np = new dev.tessera.bench.osu.ResultParser();
+        np.accept("TB result 8 10 0 1e-6");
+        var t = new dev.tessera.bench.osu.Series(dev.tessera.bench.osu.Suite.LATENCY, "tessera", "shm", 2, tp.points());
+        var n = new dev.tessera.bench.osu.Series(dev.tessera.bench.osu.Suite.LATENCY, "native", "vader", 2, np.points());
+        assertEquals("| latency, shm | 8 B | 2.000 us | 1.000 us | 2.00 |\n", ReportCommand.summaryRow("latency, shm", t, n, 8));
+        assertEquals("| latency, shm | 64 B | 4.000 us | - | - |\n", ReportCommand.summaryRow("latency, shm", t, n, 1 << 20));
+        assertEquals("| latency, shm | 1 B | 1.000 us | - | - |\n", ReportCommand.summaryRow("latency, shm", t, null, 4));
+    }
+
+    @Test
     void machineFactsNameTheEssentials() {
         String m = ReportCommand.machine();
         for (String key : new String[] {"- Date:", "- CPU:", "- Memory:", "- OS:", "- JDK:", "- MPI:"}) {
