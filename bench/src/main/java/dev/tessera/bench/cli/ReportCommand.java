@@ -139,7 +139,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         Series.Point np = n == null ? null : n.at(p.size());
         String unit = " " + t.suite().unit();
-        return "| " + what + " | " + Sizes.format(p.size()) + " B | " + Formats.num(p.p50()) + unit + " | "
+        return "| " + what + " | " + Sizes.format(p.size()) + (p.size() < 1024 ? " B" : "") + " | " + Formats.num(p.p50()) + unit + " | "
                 + (np == null ? "-" : Formats.num(np.p50()) + unit) + " | "
                 + (np == null ? "-" : String.format(java.util.Locale.ROOT, "%.2f", p.p50() / np.p50())) + " |\n";
     }
