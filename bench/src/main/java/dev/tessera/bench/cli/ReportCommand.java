@@ -58,6 +58,9 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "No progress display on stderr.")
     boolean noProgress;
 
+    /** Highest 1-minute load average seen before the suites ran. */
+    private double maxLoad;
+
     @Override
     public Integer call() throws Exception {
         Path root = Bench.findRoot();
@@ -65,8 +68,8 @@ final class ReportCommand implements Callable<Integer> {
         Path img = imgDir != null ? imgDir : out.toAbsolutePath().getParent().resolve("img");
         int cores = java.lang.Runtime.getRuntime().availableProcessors();
         int np = collectiveRanks != null ? collectiveRanks : Math.min(8, Math.max(2, cores));
+        double startLoad = load();
         StringBuilder md = new StringBuilder();
-        md.append("## Generated results\n\n").append(machine()).append('\n').append(loadWarning(cores));
         String nativeWhy = NativeMpi.unavailable();
         NativeMpi mpi = nativeWhy == null ? new NativeMpi(root) : null;
         try (Progress progress = BenchCommand.progress(!noProgress)) {
@@ -89,6 +92,7 @@ final class ReportCommand implements Callable<Integer> {
                 Map<String, Series> natives = new LinkedHashMap<>();
                 for (String device : List.of("smp", "shm", "tcp")) {
                     Bench.Config c = config(s, 2, device);
+                    maxLoad = Math.max(maxLoad, load());
                     Series t = bench.runTessera(c);
                     Series n = null;
                     if (mpi != null) {
@@ -108,6 +112,7 @@ final class ReportCommand implements Callable<Integer> {
             body.append("### Collectives, ").append(np).append(" ranks, shm device\n\n");
             for (Suite s : List.of(Suite.ALLREDUCE, Suite.BCAST, Suite.ALLTOALL)) {
                 Bench.Config c = config(s, np, "shm");
+                maxLoad = Math.max(maxLoad, load());
                 Series t = bench.runTessera(c);
                 Series n = mpi == null ? null : bench.runNative(c, mpi);
                 summary.append(summaryRow(s.cliName() + ", shm, " + np + " ranks", t, n, 8));
@@ -124,7 +129,12 @@ final class ReportCommand implements Callable<Integer> {
         }
         md.append("### NPB and NPB-MZ, class W\n\nNot built yet (kernels/npb and kernels/npb-mz have no programs): skipped.\n\n");
         md.append("### GPU\n\nNot built yet (the gpu module has no benchmarks): skipped.\n\n");
-        writeSection(out, md.toString());
+        maxLoad = Math.max(maxLoad, load());
+        String head = "## Generated results\n\n" + machine()
+                + String.format(java.util.Locale.ROOT, "- Load average (1 min): %.2f at the start, at most %.2f during the run%n%n",
+                        startLoad, Math.max(startLoad, maxLoad))
+                + loadWarning(Math.max(startLoad, maxLoad), cores);
+        writeSection(out, head + md);
         System.err.println("tessera bench report: wrote " + out + " and plots in " + img);
         return 0;
     }
@@ -199,34 +209,31 @@ final class ReportCommand implements Callable<Integer> {
             mem = String.format("%.1f GiB", Long.parseLong(mem.replace(" kB", "").trim()) / 1048576.0);
         }
         String os = firstMatch(Path.of("/etc/os-release"), "PRETTY_NAME", System.getProperty("os.name")).replace("\"", "");
-        String load = "";
-        try {
-            load = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (IOException e) {
-            load = "unknown";
-        }
         return "- Date: " + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")) + "\n"
                 + "- CPU: " + cpu + ", " + java.lang.Runtime.getRuntime().availableProcessors() + " cores available\n"
                 + "- Memory: " + mem + "\n"
                 + "- OS: " + os + ", kernel " + System.getProperty("os.version") + "\n"
                 + "- JDK: " + System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version") + "\n"
-                + "- MPI: " + (NativeMpi.unavailable() == null ? NativeMpi.version() : "not installed") + "\n"
-                + "- Load average (1 min) when the report started: " + load + "\n";
+                + "- MPI: " + (NativeMpi.unavailable() == null ? NativeMpi.version() : "not installed") + "\n";
     }
 
-    /** A warning paragraph when other work was competing for the cores as the report started, else "". */
-    static String loadWarning(int cores) {
+    /** The 1-minute load average, or 0 where /proc/loadavg is missing. */
+    static double load() {
         try {
-            double load = Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-            if (load > cores) {
-                return String.format(java.util.Locale.ROOT, "**Noisy run:** the load average (%.1f) was above the number of "
-                        + "cores (%d) when the report started; other work competed for the CPUs, so medians and "
-                        + "especially tails are unreliable. Re-run `bin/tessera bench report` on a quiet machine.%n%n", load, cores);
-            }
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (IOException | RuntimeException e) {
-            // no /proc/loadavg: nothing to say
+            return 0;
         }
-        return "";
+    }
+
+    /** A warning paragraph when other work competed for the cores during the run, else "". */
+    static String loadWarning(double load, int cores) {
+        if (load <= cores) {
+            return "";
+        }
+        return String.format(java.util.Locale.ROOT, "**Noisy run:** the load average reached %.1f on %d cores during the "
+                + "report; other work competed for the CPUs, so medians and especially tails are unreliable. "
+                + "Re-run `bin/tessera bench report` on a quiet machine.%n%n", load, cores);
     }
 
     private static String firstMatch(Path file, String key, String fallback) {

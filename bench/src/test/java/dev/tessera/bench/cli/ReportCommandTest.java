@@ -50,6 +50,12 @@ class ReportCommandTest {
     }
 
     @Test
+    void warnsOnlyWhenTheLoadExceedsTheCores() {
+        assertEquals("", ReportCommand.loadWarning(1.5, 2));
+        assertTrue(ReportCommand.loadWarning(8.66, 2).startsWith("**Noisy run:** the load average reached 8.7 on 2 cores"));
+    }
+
+    @Test
     void machineFactsNameTheEssentials() {
         String m = ReportCommand.machine();
         for (String key : new String[] {"- Date:", "- CPU:", "- Memory:", "- OS:", "- JDK:", "- MPI:"}) {
