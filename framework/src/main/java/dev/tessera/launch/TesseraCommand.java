@@ -9,10 +9,11 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = TesseraCommand.VersionProvider.class,
         description = "Tessera: hybrid message-passing + threads for scientific codes on the JVM.",
-        subcommands = {RunCommand.class, InfoCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, InfoCommand.class, BenchEntry.class, CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
             "  tessera run -np 4 --device smp -cp examples/target/classes dev.tessera.examples.Jacobi2D",
-            "  tessera info"})
+            "  tessera info",
+            "  tessera bench latency --quick --vs native"})
 public final class TesseraCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,0 +1,188 @@
+package dev.tessera.bench.osu;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Op;
+import dev.tessera.comm.Request;
+import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Tessera;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.IntConsumer;
+
+/**
+ * The per-rank program of {@code tessera bench}, started by {@code tessera run} on any
+ * device. Arguments: {@code SUITE SIZES ITERS WARMUP WARMUP_MS BLOCKS WINDOW} (sizes as a
+ * comma list of bytes). For every size: at least WARMUP discarded blocks and as many more as
+ * it takes to spend WARMUP_MS milliseconds (so the JIT has compiled the path), then BLOCKS timed blocks of
+ * {@link Sizes#itersFor} operations, each block after a barrier; a block's value is the
+ * slowest rank's time per operation (MAX allreduce), in seconds. Rank 0 prints the
+ * protocol that {@link ResultParser} reads, the same as bench/native/osu_mpi.c prints:
+ * <pre>
+ * TB start SIZE ITERS
+ * TB result SIZE ITERS BYTES_PER_OP T1 ... TBLOCKS
+ * </pre>
+ * For ping-pong suites the time per operation is half a round trip; for window suites it
+ * is one window (bandwidth = BYTES_PER_OP / time).
+ */
+public final class OsuRank {
+
+    static final int TAG = 7;
+
+    private OsuRank() {
+    }
+
+    public static void main(String[] args) {
+        try (Runtime rt = Tessera.init(args)) {
+            List<String> a = rt.args();
+            if (a.size() != 7) {
+                throw new IllegalArgumentException("usage: OsuRank SUITE SIZES ITERS WARMUP WARMUP_MS BLOCKS WINDOW");
+            }
+            Suite suite = Suite.parse(a.get(0));
+            int[] sizes = Arrays.stream(a.get(1).split(",")).mapToInt(Integer::parseInt).toArray();
+            int iters = Integer.parseInt(a.get(2));
+            int warmup = Integer.parseInt(a.get(3));
+            double warmupSeconds = Integer.parseInt(a.get(4)) / 1e3;
+            int blocks = Integer.parseInt(a.get(5));
+            int window = Integer.parseInt(a.get(6));
+            run(rt.world(), suite, sizes, iters, warmup, warmupSeconds, blocks, window, System.out);
+        }
+    }
+
+    /** Runs the suite on this rank; rank 0 prints the protocol lines to {@code out}. */
+    static void run(Comm world, Suite suite, int[] sizes, int iters, int warmup, double warmupSeconds, int blocks,
+                    int window, PrintStream out) {
+        int rank = world.rank();
+        for (int size : sizes) {
+            int n = Sizes.itersFor(size, iters);
+            if (rank == 0) {
+                out.println("TB start " + size + " " + n);
+                out.flush();
+            }
+            Kernel k = kernel(world, suite, size, window);
+            double[] t = new double[blocks];
+            double warmed = 0; // the same on every rank: a sum of allreduced values
+            for (int b = -warmup; b < blocks; b++) {
+                world.barrier();
+                long start = System.nanoTime();
+                k.body().accept(n);
+                double perOp = (System.nanoTime() - start) / 1e9 / n / k.timeDivisor();
+                double slowest = world.allreduce(perOp, Op.MAX);
+                if (b >= 0) {
+                    t[b] = slowest;
+                } else {
+                    warmed += slowest * n * k.timeDivisor();
+                    if (b == -1 && warmed < warmupSeconds) {
+                        b--; // one more warm-up block
+                    }
+                }
+            }
+            if (rank == 0) {
+                StringBuilder sb = new StringBuilder("TB result ").append(size).append(' ').append(n)
+                        .append(' ').append(k.bytesPerOp());
+                for (double v : t) {
+                    sb.append(' ').append(v);
+                }
+                out.println(sb);
+                out.flush();
+            }
+        }
+    }
+
+    /**
+     * One size's work: {@code body} runs ITERS operations; the measured time is divided by
+     * ITERS and {@code timeDivisor}; {@code bytesPerOp} is what one operation moves (0 for latency suites).
+     */
+    record Kernel(IntConsumer body, int timeDivisor, long bytesPerOp) {
+    }
+
+    /** Partner rank of {@code rank} in a point-to-point suite, or -1 when the rank sits out. */
+    static int partner(Suite suite, int rank, int size) {
+        boolean allPairs = suite == Suite.MULTI_LAT || suite == Suite.MBW_MR;
+        int half = allPairs ? size / 2 : 1;
+        if (rank < half) {
+            return rank + half;
+        }
+        return rank < 2 * half ? rank - half : -1;
+    }
+
+    static Kernel kernel(Comm c, Suite suite, int size, int window) {
+        int np = c.size();
+        int rank = c.rank();
+        int peer = partner(suite, rank, np);
+        int pairs = suite == Suite.MULTI_LAT || suite == Suite.MBW_MR ? np / 2 : 1;
+        byte[] s = new byte[Math.max(1, suite.kind() == Suite.Kind.COLLECTIVE ? size * np : size)];
+        byte[] r = new byte[s.length];
+        Buffer sb = Buffer.of(s, 0, size);
+        Buffer rb = Buffer.of(r, 0, size);
+        Buffer fs = Buffer.of(new float[size / 4]);
+        Buffer fr = Buffer.of(new float[size / 4]);
+        Buffer sAll = Buffer.of(s, 0, suite.kind() == Suite.Kind.COLLECTIVE ? size * np : 0);
+        Buffer rAll = Buffer.of(r, 0, suite.kind() == Suite.Kind.COLLECTIVE ? size * np : 0);
+        return switch (suite) {
+            case LATENCY, MULTI_LAT -> new Kernel(iters -> {
+                if (peer < 0) {
+                    return;
+                }
+                boolean first = rank < peer;
+                for (int i = 0; i < iters; i++) {
+                    if (first) {
+                        c.send(sb, peer, TAG);
+                        c.recv(rb, peer, TAG);
+                    } else {
+                        c.recv(rb, peer, TAG);
+                        c.send(sb, peer, TAG);
+                    }
+                }
+            }, 2, 0);
+            case BW, BIBW, MBW_MR -> {
+                boolean both = suite == Suite.BIBW;
+                Buffer ack = Buffer.of(new byte[4]);
+                Request[] reqs = new Request[both ? 2 * window : window];
+                yield new Kernel(iters -> {
+                    if (peer < 0) {
+                        return;
+                    }
+                    boolean sender = rank < peer;
+                    for (int i = 0; i < iters; i++) {
+                        int k = 0;
+                        for (int w = 0; w < window; w++) {
+                            if (both || !sender) {
+                                reqs[k++] = c.irecv(rb, peer, TAG);
+                            }
+                        }
+                        for (int w = 0; w < window; w++) {
+                            if (both || sender) {
+                                reqs[k++] = c.isend(sb, peer, TAG);
+                            }
+                        }
+                        Request.waitAll(reqs);
+                        if (sender) {
+                            c.recv(ack, peer, TAG + 1);
+                        } else {
+                            c.send(ack, peer, TAG + 1);
+                        }
+                    }
+                }, 1, (long) size * window * pairs * (both ? 2 : 1));
+            }
+            case BARRIER -> collective(iters -> c.barrier());
+            case BCAST -> collective(iters -> c.bcast(sb, 0));
+            case REDUCE -> collective(iters -> c.reduce(fs, fr, Op.SUM, 0));
+            case ALLREDUCE -> collective(iters -> c.allreduce(fs, fr, Op.SUM));
+            case GATHER -> collective(iters -> c.gather(sb, rAll, 0));
+            case SCATTER -> collective(iters -> c.scatter(sAll, rb, 0));
+            case ALLGATHER -> collective(iters -> c.allgather(sb, rAll));
+            case ALLTOALL -> collective(iters -> c.alltoall(sAll, rAll));
+        };
+    }
+
+    /** A collective kernel: {@code op} is one call, repeated ITERS times. */
+    private static Kernel collective(IntConsumer op) {
+        return new Kernel(iters -> {
+            for (int i = 0; i < iters; i++) {
+                op.accept(i);
+            }
+        }, 1, 0);
+    }
+}
