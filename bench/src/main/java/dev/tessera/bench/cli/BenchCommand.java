@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
             "  tessera bench report --quick"})
 public final class BenchCommand implements Callable<Integer> {
 
-    static final Set<String> DEVICES = Set.of("smp", "shm", "tcp", "auto");
+    static final Set<String> DEVICES = Set.of("smp", "shm", "tcp", "auto", "mpi");
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "SUITE", description = "Suite to run (see above).")
     String suiteName;
@@ -44,7 +44,7 @@ public final class BenchCommand implements Callable<Integer> {
     int ranks;
 
     @Option(names = {"-d", "--device"}, paramLabel = "DEVICE", defaultValue = "smp",
-            description = "Tessera device: smp (ranks as threads of one JVM), shm, tcp or auto (one process per rank). Default: ${DEFAULT-VALUE}.")
+            description = "Tessera device: smp (ranks as threads of one JVM), shm, tcp, auto (one process per rank) or mpi (the system MPI library, through mpirun). Default: ${DEFAULT-VALUE}.")
     String device;
 
     @Option(names = "--sizes", paramLabel = "SPEC",
@@ -100,7 +100,7 @@ public final class BenchCommand implements Callable<Integer> {
     static Bench.Config config(Suite suite, int ranks, String device, String sizes, Integer iters, Integer warmup,
                                Integer warmupMs, Integer blocks, int window, boolean quick) {
         if (!DEVICES.contains(device)) {
-            throw new IllegalArgumentException("unknown device '" + device + "'; known: smp, shm, tcp, auto");
+            throw new IllegalArgumentException("unknown device '" + device + "'; known: smp, shm, tcp, auto, mpi");
         }
         if (ranks < suite.minRanks()) {
             throw new IllegalArgumentException(suite.cliName() + " needs at least " + suite.minRanks() + " ranks (-np)");

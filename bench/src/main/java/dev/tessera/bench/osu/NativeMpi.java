@@ -46,7 +46,7 @@ public final class NativeMpi {
     /** The Open MPI transport compared with a Tessera device. */
     public static String transport(String device) {
         return switch (device) {
-            case "smp", "shm" -> "vader";
+            case "smp", "shm", "mpi" -> "vader";
             case "tcp" -> "tcp";
             default -> "default";
         };
