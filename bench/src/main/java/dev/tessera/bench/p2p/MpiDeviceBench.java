@@ -17,7 +17,7 @@ import java.util.Arrays;
  * (1 B .. 16 MiB) and allreduce of doubles (8 B .. 16 MiB), median of 5 repeats after a
  * warm-up. Buffers are native memory segments (what a large-message code on the mpi
  * device should use; heap arrays are staged). Runs on any device.
- * Usage: {@code MpiDeviceBench [all|pingpong|allreduce]}.
+ * Usage: {@code MpiDeviceBench [all|pingpong|allreduce] [MAX_BYTES]}.
  */
 public final class MpiDeviceBench {
 
@@ -30,13 +30,14 @@ public final class MpiDeviceBench {
 
     public static void main(String[] args) {
         String what = args.length > 0 ? args[0] : "all";
-        long max = 16L << 20;
+        long max = args.length > 1 ? Long.parseLong(args[1]) : 16L << 20;
         try (Runtime rt = Tessera.init(args); Arena arena = Arena.ofShared()) {
             Comm world = rt.world();
-            MemorySegment buf = arena.allocate(max, 64).fill((byte) 1);
-            MemorySegment in = arena.allocate(max, 64);
-            MemorySegment out = arena.allocate(max, 64);
-            for (long i = 0; i < max / 8; i++) {
+            long room = Math.max(max, 64);
+            MemorySegment buf = arena.allocate(room, 64).fill((byte) 1);
+            MemorySegment in = arena.allocate(room, 64);
+            MemorySegment out = arena.allocate(room, 64);
+            for (long i = 0; i < room / 8; i++) {
                 in.setAtIndex(ValueLayout.JAVA_DOUBLE, i, 1.0);
             }
             warmUp(world, buf, in, out, what);
