@@ -80,7 +80,7 @@ final class ReportCommand implements Callable<Integer> {
             }
             md.append("Method: `tessera bench SUITE").append(quick ? " --quick" : "").append(" --blocks ")
                     .append(blocks()).append("` per row: per size ").append(quick ? 1 : 3)
-                    .append(" warm-up blocks (more until ").append(quick ? 20 : 200).append(" ms are spent), then timed blocks; a block's value is the slowest rank's time per "
+                    .append(" warm-up blocks (more until ").append(quick ? 20 : 200).append(" ms are spent; ten times that for the first size, which also warms the JIT), then timed blocks; a block's value is the slowest rank's time per "
                             + "operation; tables give the median (p50) and tail (p90, p99: the slow side) over blocks "
                             + "and the best block. Native runs: bench/native/osu_mpi.c, same method, "
                             + "`mpirun --bind-to none`. Ratio = Tessera p50 / native p50.\n\n");
