@@ -59,6 +59,7 @@ public final class OsuRank {
             // The first size also warms the JIT for the whole run: ten times the per-size warm-up
             // (2 s by default; on two cores C2 competes with the ranks for the CPUs).
             double warmFor = first ? 10 * warmupSeconds : warmupSeconds;
+            boolean warmingJit = first;
             first = false;
             int n = Sizes.itersFor(size, iters);
             if (rank == 0) {
@@ -78,6 +79,11 @@ public final class OsuRank {
                     t[b] = slowest;
                 } else {
                     warmed += slowest * n * k.timeDivisor();
+                    if (warmingJit) {
+                        // Spinning ranks leave the JIT compiler threads no CPU on a small machine:
+                        // pause between warm-up blocks so the hot path gets compiled.
+                        pause();
+                    }
                     if (b == -1 && warmed < warmFor) {
                         b--; // one more warm-up block
                     }
@@ -92,6 +98,14 @@ public final class OsuRank {
                 out.println(sb);
                 out.flush();
             }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
