@@ -22,6 +22,7 @@ public abstract class AbstractDevice implements Device {
         BackoffIdleStrategy backoff = idle instanceof BackoffIdleStrategy b ? b : null;
         int idleCount = 0;
         boolean registered = false;
+        pollingStarted();
         try {
             while (!request.isComplete()) {
                 if (progress()) {
@@ -32,6 +33,7 @@ public abstract class AbstractDevice implements Device {
                     if (!registered) {
                         request.registerWaiter();
                         registered = true;
+                        pollingParks();
                         if (request.isComplete()) {
                             break;
                         }
@@ -41,10 +43,23 @@ public abstract class AbstractDevice implements Device {
                 idle.idle(idleCount++);
             }
         } finally {
+            pollingEnded(registered);
             if (registered) {
                 request.clearWaiter();
             }
         }
+    }
+
+    /** A thread starts waiting by polling ({@link #progress()} in a loop). */
+    protected void pollingStarted() {
+    }
+
+    /** The waiting thread stops polling and is about to park until a completer wakes it (or briefly). */
+    protected void pollingParks() {
+    }
+
+    /** The wait is over; {@code parked} if {@link #pollingParks()} was called during it. */
+    protected void pollingEnded(boolean parked) {
     }
 
     @Override

@@ -19,8 +19,17 @@ import java.util.List;
  * @param args          the program's arguments
  * @param jvmOptions    extra JVM options for rank processes
  * @param startTimeout  how long ranks wait for each other at startup
+ * @param bindToCore    bind each rank process's main thread to its own cores (--bind-to core, the default)
  */
 public record LaunchSpec(int ranks, int ranksPerNode, List<String> hosts, int threads, String device,
                          boolean tagOutput, List<Path> classPath, String mainClass, List<String> args,
-                         List<String> jvmOptions, Duration startTimeout) {
+                         List<String> jvmOptions, Duration startTimeout, boolean bindToCore) {
+
+    /** A spec with ranks bound to cores (the default of {@code tessera run}). */
+    public LaunchSpec(int ranks, int ranksPerNode, List<String> hosts, int threads, String device,
+                      boolean tagOutput, List<Path> classPath, String mainClass, List<String> args,
+                      List<String> jvmOptions, Duration startTimeout) {
+        this(ranks, ranksPerNode, hosts, threads, device, tagOutput, classPath, mainClass, args, jvmOptions,
+                startTimeout, true);
+    }
 }

@@ -67,6 +67,12 @@ final class RunCommand implements Callable<Integer> {
             description = "Pretend this machine is K nodes (for trying the auto device's shm + tcp mix on one machine).")
     int emulatedNodes;
 
+    @Option(names = "--bind-to", paramLabel = "core|none", defaultValue = "core",
+            description = "Bind each rank process's main thread (and the Team it starts) to cores of its own, as mpirun does: "
+                    + "local rank i with T threads gets cores iT..iT+T-1; nothing is bound when the node's ranks x threads "
+                    + "exceed its cores. Default: ${DEFAULT-VALUE}.")
+    String bindTo;
+
     @Parameters(index = "0", paramLabel = "MAIN", description = "The program's main class.")
     String mainClass;
 
@@ -83,12 +89,16 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("tessera run: --threads and --ppn must not be negative");
             return 2;
         }
+        if (!bindTo.equals("core") && !bindTo.equals("none")) {
+            System.err.println("tessera run: --bind-to must be core or none, got " + bindTo);
+            return 2;
+        }
         List<String> allHosts = new ArrayList<>(hosts);
         if (hostfile != null) {
             allHosts.addAll(readHostfile(hostfile));
         }
         LaunchSpec spec = new LaunchSpec(ranks, ranksPerNode, allHosts, threads, device, tagOutput,
-                classPath, mainClass, args, jvmOptions, Duration.ofSeconds(startTimeoutSeconds));
+                classPath, mainClass, args, jvmOptions, Duration.ofSeconds(startTimeoutSeconds), bindTo.equals("core"));
         return switch (device) {
             case "smp" -> {
                 if (!allHosts.isEmpty()) {

@@ -45,6 +45,9 @@ public final class Tessera {
             // A process rank's device lives until the process exits (see ProcessBootstrap): closing it
             // here would tell the peers this rank left cleanly even when it is leaving by an exception.
             bootstrap = ProcessBootstrap.fromEnvironment(System.getenv());
+            if (bootstrap != null) {
+                Affinity.bindFromEnvironment(System.getenv(), bootstrap.localRank(), bootstrap.localSize());
+            }
         }
         if (bootstrap == null) {
             bootstrap = new RankBootstrap(new SmpFabric(1).device(0), 0, 1, 0, "singleton");

@@ -30,6 +30,8 @@ public final class AutoDevice extends MatchingDevice {
         this.size = tcp.size();
         this.tcp = tcp;
         this.shm = shm;
+        tcp.pollOnly(java.util.stream.IntStream.range(0, size).filter(r -> r != rank && (shm == null || !shm.reaches(r)))
+                .toArray());
     }
 
     @Override
@@ -72,7 +74,23 @@ public final class AutoDevice extends MatchingDevice {
 
     @Override
     public boolean progress() {
-        return shm != null && shm.progress();
+        boolean local = shm != null && shm.progress();
+        return tcp.progress() | local;
+    }
+
+    @Override
+    protected void pollingStarted() {
+        tcp.beginPolling();
+    }
+
+    @Override
+    protected void pollingParks() {
+        tcp.pollerParks();
+    }
+
+    @Override
+    protected void pollingEnded(boolean parked) {
+        tcp.endPolling(parked);
     }
 
     @Override

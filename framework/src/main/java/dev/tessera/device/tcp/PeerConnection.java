@@ -1,18 +1,31 @@
 package dev.tessera.device.tcp;
 
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
 import dev.tessera.device.DeviceRequest;
+import java.io.EOFException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The connection to one peer: a socket, a writer thread that sends queued frames in
- * order, and a reader thread that hands each incoming frame to the device. A separate
- * writer means a reader never blocks on a full socket buffer (which, with two peers
- * writing large messages to each other, would deadlock).
+ * The connection to one peer: a non-blocking socket, an input buffer that whichever
+ * thread holds {@link #readLock} fills and parses (a rank's waiting threads, or the
+ * device's progress thread when nobody waits), and a writer thread for frames that cannot
+ * go out at once on the calling thread.
+ *
+ * <p>Writes: a small frame is written on the caller's thread when nothing is queued before
+ * it (the latency path, no thread handoff); everything else, and every frame produced
+ * while reading (CTS, RDATA), goes through the queue, in order. A writer that finds the
+ * socket full reads meanwhile, so two ranks writing large messages to each other never
+ * wait on each other.
  */
 final class PeerConnection {
 
@@ -22,85 +35,161 @@ final class PeerConnection {
 
     private static final Outgoing STOP = new Outgoing(null, null, null);
 
+    /** Size of the input buffer: a header and an eager payload usually arrive with one read. */
+    static final int INPUT_BYTES = 64 * 1024 + 2 * Frame.HEADER_BYTES;
+
     final int peer;
     final SocketChannel channel;
+    private final TcpDevice device;
     private final LinkedBlockingQueue<Outgoing> queue = new LinkedBlockingQueue<>();
-    private final ByteBuffer writeStaging = ByteBuffer.allocateDirect(TcpIo.STAGING);
-    /** Staging for the reader thread's reads into heap segments that are not byte arrays. */
-    final ByteBuffer readStaging = ByteBuffer.allocateDirect(TcpIo.STAGING);
-    private final Runnable onWriteFailure;
+    /** Frames from heap memory are assembled here (guarded by writeLock): header and eager payload in one write. */
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(INPUT_BYTES);
+    private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
+    /** Large payloads from heap memory go out through this, allocated on first use (guarded by writeLock). */
+    private ByteBuffer bulkOut;
     private final Thread writer;
-    private final Thread reader;
+    /** Serializes writes: the writer thread, or a caller writing inline when nothing is queued. */
+    private final ReentrantLock writeLock = new ReentrantLock();
+    /** Frames queued or being written by the writer thread; inline writes only when zero (keeps the order). */
+    private final AtomicInteger queued = new AtomicInteger();
+    private Selector writeSelector;
+
+    /** Held by the thread that reads this connection's input; tried, never waited for, by pollers. */
+    final ReentrantLock readLock = new ReentrantLock();
+    /** Input bytes not yet parsed, between position and limit (read mode). */
+    final ByteBuffer input = ByteBuffer.allocateDirect(INPUT_BYTES).order(ByteOrder.LITTLE_ENDIAN).flip();
+    /** The whole input buffer as a segment, for copies out of it. */
+    final MemorySegment inputSegment = MemorySegment.ofBuffer(input.duplicate().clear());
+    private Selector readSelector;
+    /** Set once input has ended: GOODBYE, ABORT or a broken connection. Guarded by readLock. */
+    boolean inputClosed;
     volatile boolean saidGoodbye;
 
     PeerConnection(int myRank, int peer, SocketChannel channel, TcpDevice device) {
         this.peer = peer;
-        this.onWriteFailure = () -> device.connectionFailed(this, null);
         this.channel = channel;
+        this.device = device;
         this.writer = new Thread(this::writeLoop, "tessera-tcp-w" + myRank + "-" + peer);
-        this.reader = new Thread(() -> device.readLoop(this), "tessera-tcp-r" + myRank + "-" + peer);
         writer.setDaemon(true);
-        reader.setDaemon(true);
     }
 
-    void start() {
+    /** Switches the socket to non-blocking mode and starts the writer; returns the socket for the progress selector. */
+    SocketChannel start() throws IOException {
+        channel.configureBlocking(false);
+        readSelector = Selector.open();
+        channel.register(readSelector, SelectionKey.OP_READ);
+        writeSelector = Selector.open();
+        channel.register(writeSelector, SelectionKey.OP_WRITE);
         writer.start();
-        reader.start();
+        return channel;
     }
 
-    /** Serializes writes: the writer thread, or a caller writing inline when nothing is queued. */
-    private final java.util.concurrent.locks.ReentrantLock writeLock = new java.util.concurrent.locks.ReentrantLock();
-    private final ByteBuffer inlineStaging = ByteBuffer.allocateDirect(TcpIo.STAGING);
+    // ------------------------------------------------------------------ writing
 
     /**
      * Sends a frame: written at once on the calling thread when nothing is queued before it
-     * and no other thread is writing (the latency path: no thread handoff), else queued for
-     * the writer thread, which keeps the order.
+     * and no other thread is writing, else queued for the writer thread, which keeps the order.
      */
     void send(Outgoing frame) {
-        // Never inline on a reader thread: a reader blocked in a write while its peer's reader is
-        // blocked the same way would deadlock the pair; readers always hand frames to the writer.
-        if (!READER.get() && (frame.payload() == null || frame.payload().byteSize() <= TcpIo.STAGING)) {
-            if (writeLock.tryLock()) {
-                try {
-                    if (queued.get() == 0) {
-                        write(frame, inlineStaging);
-                        return;
-                    }
-                } finally {
-                    writeLock.unlock();
+        if (TcpDevice.isReading()) {
+            // produced while reading: never written under a read lock (two ranks could wait on each other's reads)
+            if (!device.defer(this, frame)) {
+                enqueue(frame);
+            }
+            return;
+        }
+        if (writeLock.tryLock()) {
+            try {
+                // not inside this thread's own write of another frame (a write that reads while the socket is full)
+                if (queued.get() == 0 && writeLock.getHoldCount() == 1) {
+                    write(frame);
+                    return;
                 }
+            } finally {
+                writeLock.unlock();
             }
         }
+        enqueue(frame);
+    }
+
+    private void enqueue(Outgoing frame) {
         queued.incrementAndGet();
         queue.add(frame);
     }
 
-    /** True on the reader threads of every connection. */
-    static final ThreadLocal<Boolean> READER = ThreadLocal.withInitial(() -> false);
-
-    /** Frames queued or being written by the writer thread; inline writes only when zero (keeps the order). */
-    private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
-
     /** Writes one frame and completes its request; on failure fails it and everything queued. */
-    private void write(Outgoing f, ByteBuffer staging) {
+    private void write(Outgoing f) {
         try {
-            TcpIo.writeFully(channel, f.header().rewind());
-            if (f.payload() != null && f.payload().byteSize() > 0) {
-                TcpIo.writeSegment(channel, f.payload(), staging);
+            ByteBuffer header = f.header().rewind();
+            MemorySegment payload = f.payload();
+            long n = payload == null ? 0 : payload.byteSize();
+            ByteBuffer direct = n == 0 ? null : TcpIo.view(payload);
+            if (n == 0) {
+                writeFully(header);
+            } else if (direct != null) {
+                writeFully(header, direct);
+            } else if (n <= staging.capacity() - Frame.HEADER_BYTES) {
+                // header and payload in one write: one segment on the wire, one read at the other end
+                staging.clear().put(header);
+                MemorySegment.copy(payload, 0, stagingSegment, Frame.HEADER_BYTES, n);
+                writeFully(staging.position(0).limit(Frame.HEADER_BYTES + (int) n));
+            } else {
+                writeFully(header);
+                writeSegment(payload);
             }
         } catch (IOException | RuntimeException e) {
             if (f.completes() != null) {
-                f.completes().complete(-1, -1, 0, -1,
-                        new dev.tessera.TesseraException(dev.tessera.ErrorClass.PROC_FAILED,
-                                "sending to rank " + peer + " failed: " + e.getMessage(), e));
+                f.completes().complete(-1, -1, 0, -1, new TesseraException(ErrorClass.PROC_FAILED,
+                        "sending to rank " + peer + " failed: " + e.getMessage(), e));
             }
             drainWithError(e);
-            onWriteFailure.run();
+            device.connectionFailed(this, e);
             return;
         }
         if (f.completes() != null) {
             f.completes().completeSend();
+        }
+    }
+
+    /** Gathering write of a header and its payload (one system call, one segment for small messages). */
+    private void writeFully(ByteBuffer header, ByteBuffer payload) throws IOException {
+        ByteBuffer[] both = {header, payload};
+        while (payload.hasRemaining()) {
+            if (channel.write(both) == 0) {
+                waitWritable();
+            }
+        }
+    }
+
+    private void writeFully(ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            if (channel.write(b) == 0) {
+                waitWritable();
+            }
+        }
+    }
+
+    /** The socket is full: read what the peer sent meanwhile (it may be waiting for us to), then wait briefly. */
+    private void waitWritable() throws IOException {
+        device.failure().check();
+        if (device.isClosing() && !channel.isOpen()) {
+            throw new EOFException("connection closed");
+        }
+        device.pumpAll();
+        writeSelector.selectedKeys().clear();
+        writeSelector.select(10);
+    }
+
+    /** Writes a large heap segment through the bulk buffer, in pieces. */
+    private void writeSegment(MemorySegment seg) throws IOException {
+        if (bulkOut == null) {
+            bulkOut = ByteBuffer.allocateDirect(TcpIo.STAGING);
+        }
+        MemorySegment stage = MemorySegment.ofBuffer(bulkOut.clear());
+        for (long off = 0; off < seg.byteSize(); off += bulkOut.capacity()) {
+            int n = (int) Math.min(bulkOut.capacity(), seg.byteSize() - off);
+            MemorySegment.copy(seg, off, stage, 0, n);
+            writeFully(bulkOut.clear().limit(n));
         }
     }
 
@@ -114,7 +203,7 @@ final class PeerConnection {
                 }
                 writeLock.lock();
                 try {
-                    write(f, writeStaging);
+                    write(f);
                     queued.decrementAndGet();
                 } finally {
                     writeLock.unlock();
@@ -129,7 +218,7 @@ final class PeerConnection {
         Outgoing f;
         while ((f = queue.poll()) != null) {
             if (f.completes() != null) {
-                f.completes().complete(-1, -1, 0, -1, new dev.tessera.TesseraException(dev.tessera.ErrorClass.PROC_FAILED,
+                f.completes().complete(-1, -1, 0, -1, new TesseraException(ErrorClass.PROC_FAILED,
                         "sending to rank " + peer + " failed: " + e.getMessage(), e));
             }
         }
@@ -146,16 +235,134 @@ final class PeerConnection {
         }
     }
 
+    // ------------------------------------------------------------------ reading (caller holds readLock)
+
+    /** Reads what the socket has now into the input buffer, without waiting; false if nothing came. */
+    boolean fill() throws IOException {
+        input.compact();
+        int n;
+        try {
+            n = channel.read(input);
+        } finally {
+            input.flip();
+        }
+        if (n < 0) {
+            throw new EOFException("connection closed by peer");
+        }
+        if (n > 0) {
+            emptyReads = 0;
+        }
+        return n > 0;
+    }
+
+    /** Makes sure {@code bytes} input bytes are buffered, waiting for the rest of a frame already under way. */
+    void need(int bytes) throws IOException {
+        while (input.remaining() < bytes) {
+            if (!fill()) {
+                waitReadable();
+            }
+        }
+    }
+
+    /**
+     * Moves the next {@code count} bytes of the stream into {@code dst} (null: discards
+     * them): first what is buffered, then straight from the socket into native and byte[]
+     * memory, through the input buffer into other heap arrays.
+     */
+    void consume(long count, MemorySegment dst) throws IOException {
+        long done = 0;
+        int buffered = (int) Math.min(count, input.remaining());
+        if (buffered > 0) {
+            if (dst != null) {
+                MemorySegment.copy(inputSegment, input.position(), dst, 0, buffered);
+            }
+            input.position(input.position() + buffered);
+            done = buffered;
+        }
+        ByteBuffer direct = dst == null || done == count ? null : TcpIo.view(dst.asSlice(done, count - done));
+        if (direct != null) {
+            while (direct.hasRemaining()) {
+                int n = channel.read(direct);
+                if (n < 0) {
+                    throw new EOFException("connection closed by peer");
+                }
+                if (n == 0) {
+                    waitReadable();
+                } else {
+                    emptyReads = 0;
+                }
+            }
+            return;
+        }
+        if (dst != null && count - done > input.capacity()) {
+            done = consumeBulk(count, done, dst);
+        }
+        while (done < count) {
+            need(1);
+            int n = (int) Math.min(count - done, input.remaining());
+            if (dst != null) {
+                MemorySegment.copy(inputSegment, input.position(), dst, done, n);
+            }
+            input.position(input.position() + n);
+            done += n;
+        }
+    }
+
+    /** Large payloads into heap memory come in through this, allocated on first use (guarded by readLock). */
+    private ByteBuffer bulkIn;
+
+    /** Reads a large part of a payload (input buffer already empty) through the bulk buffer into a heap segment. */
+    private long consumeBulk(long count, long done, MemorySegment dst) throws IOException {
+        if (bulkIn == null) {
+            bulkIn = ByteBuffer.allocateDirect(TcpIo.STAGING);
+        }
+        MemorySegment stage = MemorySegment.ofBuffer(bulkIn.clear());
+        while (count - done > input.capacity()) {
+            bulkIn.clear().limit((int) Math.min(bulkIn.capacity(), count - done));
+            int n = channel.read(bulkIn);
+            if (n < 0) {
+                throw new EOFException("connection closed by peer");
+            }
+            if (n == 0) {
+                waitReadable();
+                continue;
+            }
+            emptyReads = 0;
+            MemorySegment.copy(stage, 0, dst, done, n);
+            done += n;
+        }
+        return done;
+    }
+
+    /** Consecutive empty reads within a frame; the first ones spin, later ones wait in the selector. */
+    private int emptyReads;
+
+    /** The rest of a frame is on its way: retry at once a few times, then wait for it (briefly, so a job failure is noticed). */
+    private void waitReadable() throws IOException {
+        if (++emptyReads < 64) {
+            Thread.onSpinWait();
+            return;
+        }
+        emptyReads = 0;
+        device.failure().check();
+        readSelector.selectedKeys().clear();
+        readSelector.select(10);
+    }
+
     void close() {
         try {
             channel.close();
         } catch (IOException ignored) {
             // closing a dead socket: nothing to do
         }
-        try {
-            reader.join(TimeUnit.SECONDS.toMillis(2));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        for (Selector s : new Selector[] {readSelector, writeSelector}) {
+            if (s != null) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // nothing to release
+                }
+            }
         }
     }
 }

@@ -15,23 +15,32 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Ranks in separate processes (on one host or many) over TCP: one connection per pair
- * of ranks (see {@link TcpMesh}), a writer and a reader thread per connection, and this
- * rank's {@link MatchingEngine} fed by the readers in each sender's order.
+ * of ranks (see {@link TcpMesh}) and this rank's {@link MatchingEngine}, fed with each
+ * sender's frames in order.
+ *
+ * <p>Progress: the sockets are non-blocking and a thread waiting in a call reads them
+ * itself while it spins (as native MPI libraries poll), so a small message costs a
+ * write on one side and a read on the other, with no thread handoff. When no thread has
+ * polled for a millisecond (the rank computes, or its waiters have gone to sleep), the
+ * device's progress thread takes over: it blocks in a selector and reads whatever comes,
+ * so rendezvous handshakes, socket buffers and failures are handled at any time.
  *
  * <p>Protocols ({@link Frame} layout): a standard send up to the eager limit (64 KiB) is
  * one DATA frame written straight from the sender's buffer, completed once written. A
  * larger or synchronous send announces itself with RTS; when a receive matches, the
- * receiver answers CTS and the sender writes RDATA from its buffer, which the reader
- * reads straight into the posted receive buffer. Both kinds travel in one ordered stream
- * per pair, so MPI's non-overtaking order holds across protocols. Messages to self match
+ * receiver answers CTS and the sender writes RDATA from its buffer, which is read
+ * straight into the posted receive buffer. Both kinds travel in one ordered stream per
+ * pair, so MPI's non-overtaking order holds across protocols. Messages to self match
  * locally, as on the smp device.
  *
  * <p>Failure: a connection that ends without a GOODBYE frame means the peer died; an
@@ -53,6 +62,34 @@ public final class TcpDevice extends MatchingDevice {
     private final Map<Integer, PendingSend> pendingSends = new ConcurrentHashMap<>();
     private final Map<Long, PendingReceive> pendingReceives = new ConcurrentHashMap<>();
     private volatile boolean closing;
+
+    /** Threads polling the sockets in a wait right now; the progress thread stays out while there are any. */
+    private final AtomicInteger pollers = new AtomicInteger();
+    /** When the last poller stopped (nanoTime); the progress thread takes over a millisecond later. */
+    private volatile long lastPollEnd;
+    private static final long HANDOVER_NANOS = 1_000_000;
+    private Selector selector;
+    private Thread progressThread;
+    private volatile boolean stopped;
+
+    /** True on a thread that is reading a connection: frames it produces are deferred or queued, never written then. */
+    private static final ThreadLocal<Boolean> READING = ThreadLocal.withInitial(() -> false);
+
+    /** Frames a waiting thread produced while reading (CTS, RDATA): it writes them itself once it has stopped reading. */
+    private static final ThreadLocal<java.util.ArrayDeque<Deferred>> DEFERRED =
+            ThreadLocal.withInitial(java.util.ArrayDeque::new);
+
+    private record Deferred(PeerConnection to, PeerConnection.Outgoing frame) {
+    }
+
+    /** Keeps a frame produced while reading for this thread to write after reading; false on the progress thread (queue it). */
+    boolean defer(PeerConnection to, PeerConnection.Outgoing frame) {
+        if (Thread.currentThread() == progressThread) {
+            return false;
+        }
+        DEFERRED.get().add(new Deferred(to, frame));
+        return true;
+    }
 
     private record PendingSend(MemorySegment buffer, DeviceRequest request) {
     }
@@ -90,12 +127,26 @@ public final class TcpDevice extends MatchingDevice {
         return peers[peer] != null;
     }
 
-    void startAll() {
+    void startAll() throws IOException {
+        selector = Selector.open();
         for (PeerConnection c : peers) {
             if (c != null) {
-                c.start();
+                c.start().register(selector, SelectionKey.OP_READ, c);
             }
         }
+        progressThread = Thread.ofPlatform().daemon().name("tessera-tcp-progress-" + rank).start(this::progressLoop);
+    }
+
+    JobFailure failure() {
+        return failure;
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
+
+    static boolean isReading() {
+        return READING.get();
     }
 
     @Override
@@ -144,7 +195,142 @@ public final class TcpDevice extends MatchingDevice {
 
     @Override
     public boolean progress() {
-        return false;
+        PeerConnection[] list = polled;
+        if (list == null) {
+            return pumpAll();
+        }
+        boolean any = false;
+        for (PeerConnection c : list) {
+            if (pump(c)) {
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /** Connections that waiting threads poll, or null for all (the auto device leaves out same-node peers). */
+    private volatile PeerConnection[] polled;
+
+    /**
+     * Waiting threads poll only the connections to these ranks (the auto device: ranks on
+     * other nodes); the others carry only goodbyes and failure notices, which the progress
+     * thread and {@link #close()} read.
+     */
+    public void pollOnly(int[] ranks) {
+        polled = java.util.Arrays.stream(ranks).filter(r -> r != rank && peers[r] != null).mapToObj(r -> peers[r])
+                .toArray(PeerConnection[]::new);
+    }
+
+    @Override
+    protected void pollingStarted() {
+        beginPolling();
+    }
+
+    @Override
+    protected void pollingParks() {
+        pollerParks();
+    }
+
+    @Override
+    protected void pollingEnded(boolean parked) {
+        endPolling(parked);
+    }
+
+    /** A thread starts polling in a wait: the progress thread keeps out of its way. */
+    public void beginPolling() {
+        pollers.incrementAndGet();
+    }
+
+    /** A polling thread is about to sleep: the progress thread takes over at once (and will wake it). */
+    public void pollerParks() {
+        pollers.decrementAndGet();
+        lastPollEnd = System.nanoTime() - HANDOVER_NANOS;
+        LockSupport.unpark(progressThread);
+    }
+
+    /** A polling thread's wait ended (unless it had parked, which ended its polling already). */
+    public void endPolling(boolean parked) {
+        if (!parked) {
+            lastPollEnd = System.nanoTime();
+            pollers.decrementAndGet();
+        }
+    }
+
+    /** Reads every connection that has input and nobody else reading it; true if any frame arrived. */
+    boolean pumpAll() {
+        boolean any = false;
+        for (PeerConnection c : peers) {
+            if (c != null && pump(c)) {
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    private boolean pump(PeerConnection c) {
+        if (!c.readLock.tryLock()) {
+            return false;
+        }
+        boolean nested = READING.get();
+        if (!nested) {
+            READING.set(true);
+        }
+        try {
+            if (c.inputClosed || (!c.fill() && !c.input.hasRemaining())) {
+                return false;
+            }
+            while (c.input.hasRemaining() && !c.inputClosed) {
+                c.need(Frame.HEADER_BYTES);
+                frame(c);
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            endInput(c);
+            connectionFailed(c, e);
+            return true;
+        } finally {
+            c.readLock.unlock();
+            if (!nested) {
+                READING.set(false);
+                java.util.ArrayDeque<Deferred> out = DEFERRED.get();
+                Deferred d;
+                while ((d = out.poll()) != null) {
+                    d.to().send(d.frame());
+                }
+            }
+        }
+    }
+
+    /** The progress thread: reads for the rank whenever no thread of it is polling. */
+    private void progressLoop() {
+        READING.set(true);
+        while (!stopped) {
+            try {
+                long quiet = System.nanoTime() - lastPollEnd;
+                if (pollers.get() > 0 || quiet < HANDOVER_NANOS) {
+                    LockSupport.parkNanos(HANDOVER_NANOS);
+                    continue;
+                }
+                int ready = selector.select(1000);
+                selector.selectedKeys().clear();
+                if (!pumpAll() && ready > 0) {
+                    // another thread holds the input: let it work
+                    LockSupport.parkNanos(100_000);
+                }
+            } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "tcp progress thread", e);
+            }
+        }
+    }
+
+    private void endInput(PeerConnection c) {
+        c.inputClosed = true;
+        SelectionKey k = selector == null ? null : c.channel.keyFor(selector);
+        if (k != null) {
+            k.cancel();
+        }
     }
 
     /** A remote message announced by RTS: matching it sends CTS, and the reader fills the receive when RDATA comes. */
@@ -174,58 +360,51 @@ public final class TcpDevice extends MatchingDevice {
         return ((long) peer << 32) | (id & 0xFFFFFFFFL);
     }
 
-    /** The reader thread of one connection: frames in, in order. */
-    void readLoop(PeerConnection conn) {
-        PeerConnection.READER.set(true);
-        ByteBuffer h = ByteBuffer.allocate(Frame.HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        try {
-            while (true) {
-                h.clear();
-                TcpIo.readFully(conn.channel, h);
-                if (h.getInt(Frame.OFF_MAGIC) != Frame.MAGIC) {
-                    throw new IOException("corrupt frame from rank " + conn.peer + " (bad magic)");
-                }
-                byte type = h.get(Frame.OFF_TYPE);
-                long len = h.getLong(Frame.OFF_LENGTH);
-                if (len < 0 || len > Frame.MAX_LENGTH) {
-                    throw new IOException("corrupt frame from rank " + conn.peer + " (length " + len + ")");
-                }
-                Envelope env = new Envelope(conn.peer, h.getInt(Frame.OFF_TAG), h.getInt(Frame.OFF_CONTEXT), len,
-                        h.getInt(Frame.OFF_TYPE_CODE));
-                int id = h.getInt(Frame.OFF_ID);
-                switch (type) {
-                    case Frame.DATA -> onData(conn, env, len);
-                    case Frame.RTS -> {
-                        RemoteRendezvous m = new RemoteRendezvous(env, conn, id);
-                        ReceiveRequest r = engine.arrive(m);
-                        if (r != null) {
-                            m.deliver(r);
-                        }
-                    }
-                    case Frame.CTS -> {
-                        PendingSend s = pendingSends.remove(id);
-                        if (s == null) {
-                            throw new IOException("CTS for unknown rendezvous " + id + " from rank " + conn.peer);
-                        }
-                        conn.send(new PeerConnection.Outgoing(Frame.header(Frame.RDATA, 0, 0, 0, id, s.buffer().byteSize()),
-                                s.buffer(), s.request()));
-                    }
-                    case Frame.RDATA -> onRendezvousData(conn, id, len);
-                    case Frame.GOODBYE -> {
-                        conn.saidGoodbye = true;
-                        return;
-                    }
-                    case Frame.ABORT -> {
-                        ByteBuffer text = ByteBuffer.allocate((int) Math.min(len, 64 * 1024));
-                        TcpIo.readFully(conn.channel, text);
-                        failure.report(conn.peer, new RemoteRankFailure(new String(text.array(), StandardCharsets.UTF_8)));
-                        return;
-                    }
-                    default -> throw new IOException("corrupt frame from rank " + conn.peer + " (type " + type + ")");
+    /** Handles the frame whose header starts the input buffer (reading its payload). */
+    private void frame(PeerConnection c) throws IOException {
+        ByteBuffer in = c.input;
+        int p = in.position();
+        if (in.getInt(p + Frame.OFF_MAGIC) != Frame.MAGIC) {
+            throw new IOException("corrupt frame from rank " + c.peer + " (bad magic)");
+        }
+        byte type = in.get(p + Frame.OFF_TYPE);
+        long len = in.getLong(p + Frame.OFF_LENGTH);
+        if (len < 0 || len > Frame.MAX_LENGTH) {
+            throw new IOException("corrupt frame from rank " + c.peer + " (length " + len + ")");
+        }
+        Envelope env = new Envelope(c.peer, in.getInt(p + Frame.OFF_TAG), in.getInt(p + Frame.OFF_CONTEXT), len,
+                in.getInt(p + Frame.OFF_TYPE_CODE));
+        int id = in.getInt(p + Frame.OFF_ID);
+        in.position(p + Frame.HEADER_BYTES);
+        switch (type) {
+            case Frame.DATA -> onData(c, env, len);
+            case Frame.RTS -> {
+                RemoteRendezvous m = new RemoteRendezvous(env, c, id);
+                ReceiveRequest r = engine.arrive(m);
+                if (r != null) {
+                    m.deliver(r);
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            connectionFailed(conn, e);
+            case Frame.CTS -> {
+                PendingSend s = pendingSends.remove(id);
+                if (s == null) {
+                    throw new IOException("CTS for unknown rendezvous " + id + " from rank " + c.peer);
+                }
+                c.send(new PeerConnection.Outgoing(Frame.header(Frame.RDATA, 0, 0, 0, id, s.buffer().byteSize()),
+                        s.buffer(), s.request()));
+            }
+            case Frame.RDATA -> onRendezvousData(c, id, len);
+            case Frame.GOODBYE -> {
+                endInput(c);
+                c.saidGoodbye = true;
+            }
+            case Frame.ABORT -> {
+                byte[] text = new byte[(int) Math.min(len, 64 * 1024)];
+                c.consume(text.length, MemorySegment.ofArray(text));
+                endInput(c);
+                failure.report(c.peer, new RemoteRankFailure(new String(text, StandardCharsets.UTF_8)));
+            }
+            default -> throw new IOException("corrupt frame from rank " + c.peer + " (type " + type + ")");
         }
     }
 
@@ -239,12 +418,23 @@ public final class TcpDevice extends MatchingDevice {
         }
     }
 
-    private void onData(PeerConnection conn, Envelope env, long len) throws IOException {
+    private void onData(PeerConnection c, Envelope env, long len) throws IOException {
         if (len > Integer.MAX_VALUE - 16) {
-            throw new IOException("eager frame of " + len + " bytes from rank " + conn.peer);
+            throw new IOException("eager frame of " + len + " bytes from rank " + c.peer);
+        }
+        if (len <= c.input.remaining()) {
+            // the whole payload is buffered: one copy, into the posted receive if there is one
+            int pos = c.input.position();
+            MemorySegment payload = c.inputSegment.asSlice(pos, len);
+            ReceiveRequest r = engine.arrive(env, () -> BufferedMessage.copyOf(env, payload));
+            if (r != null) {
+                r.accept(env, (dst, n) -> MemorySegment.copy(payload, 0, dst, 0, n));
+            }
+            c.input.position(pos + (int) len);
+            return;
         }
         byte[] data = new byte[(int) len];
-        TcpIo.readFully(conn.channel, ByteBuffer.wrap(data));
+        c.consume(len, MemorySegment.ofArray(data));
         BufferedMessage m = new BufferedMessage(env, MemorySegment.ofArray(data));
         ReceiveRequest r = engine.arrive(m);
         if (r != null) {
@@ -252,33 +442,24 @@ public final class TcpDevice extends MatchingDevice {
         }
     }
 
-    private void onRendezvousData(PeerConnection conn, int id, long len) throws IOException {
-        PendingReceive pending = pendingReceives.remove(key(conn.peer, id));
+    private void onRendezvousData(PeerConnection c, int id, long len) throws IOException {
+        PendingReceive pending = pendingReceives.remove(key(c.peer, id));
         if (pending == null) {
-            throw new IOException("RDATA for unknown rendezvous " + id + " from rank " + conn.peer);
+            throw new IOException("RDATA for unknown rendezvous " + id + " from rank " + c.peer);
         }
         ReceiveRequest r = pending.receive();
         Envelope announced = pending.envelope();
         long[] copied = {0};
-        r.accept(new Envelope(conn.peer, announced.tag(), announced.context(), len, announced.typeCode()),
+        r.accept(new Envelope(c.peer, announced.tag(), announced.context(), len, announced.typeCode()),
                 (dst, n) -> {
                     try {
-                        TcpIo.readSegment(conn.channel, dst.asSlice(0, n), conn.readStaging);
+                        c.consume(n, dst.asSlice(0, n));
                         copied[0] = n;
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
                 });
-        skip(conn, len - copied[0]);
-    }
-
-    private static void skip(PeerConnection conn, long bytes) throws IOException {
-        ByteBuffer sink = ByteBuffer.allocate((int) Math.min(bytes, 1 << 16));
-        while (bytes > 0) {
-            sink.clear().limit((int) Math.min(bytes, sink.capacity()));
-            TcpIo.readFully(conn.channel, sink);
-            bytes -= sink.limit();
-        }
+        c.consume(len - copied[0], null);
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -321,13 +502,37 @@ public final class TcpDevice extends MatchingDevice {
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (PeerConnection c : peers) {
             while (c != null && !c.saidGoodbye && !failure.hasFailed() && System.nanoTime() < deadline) {
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                pumpAll();
+                LockSupport.parkNanos(200_000);
             }
         }
+        stopProgress();
         for (PeerConnection c : peers) {
             if (c != null) {
                 c.close();
             }
+        }
+    }
+
+    private void stopProgress() {
+        stopped = true;
+        if (selector != null) {
+            selector.wakeup();
+        }
+        if (progressThread != null && progressThread != Thread.currentThread()) {
+            LockSupport.unpark(progressThread);
+            try {
+                progressThread.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            if (selector != null) {
+                selector.close();
+            }
+        } catch (IOException ignored) {
+            // nothing to release
         }
     }
 

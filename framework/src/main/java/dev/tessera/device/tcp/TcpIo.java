@@ -52,47 +52,16 @@ final class TcpIo {
         }
     }
 
-    /** Size of the staging buffer for heap segments that are not byte arrays. */
-    static final int STAGING = 256 * 1024;
+    /** Size of the buffers large heap payloads pass through. */
+    static final int STAGING = 1024 * 1024;
 
     /**
-     * Writes a segment. Native segments and byte[]-backed ones go straight out; other
-     * heap segments (double[], int[], ...) cannot be viewed as a ByteBuffer, so they are
-     * copied through {@code staging} in pieces.
+     * A byte-buffer view of a native segment, which the socket reads and writes in place;
+     * null for heap arrays. Those go through the connection's own direct buffers in
+     * pieces: handed a heap buffer, NIO copies the whole remainder into a temporary
+     * direct buffer on every call, however little the socket then takes.
      */
-    static void writeSegment(SocketChannel ch, MemorySegment seg, ByteBuffer staging) throws IOException {
-        ByteBuffer direct = view(seg);
-        if (direct != null) {
-            writeFully(ch, direct);
-            return;
-        }
-        MemorySegment stage = MemorySegment.ofBuffer(staging.clear());
-        for (long off = 0; off < seg.byteSize(); off += staging.capacity()) {
-            int n = (int) Math.min(staging.capacity(), seg.byteSize() - off);
-            MemorySegment.copy(seg, off, stage, 0, n);
-            writeFully(ch, staging.clear().limit(n));
-        }
-    }
-
-    /** Reads exactly {@code seg.byteSize()} bytes into a segment, through {@code staging} where it must. */
-    static void readSegment(SocketChannel ch, MemorySegment seg, ByteBuffer staging) throws IOException {
-        ByteBuffer direct = view(seg);
-        if (direct != null) {
-            readFully(ch, direct);
-            return;
-        }
-        MemorySegment stage = MemorySegment.ofBuffer(staging.clear());
-        for (long off = 0; off < seg.byteSize(); off += staging.capacity()) {
-            int n = (int) Math.min(staging.capacity(), seg.byteSize() - off);
-            readFully(ch, staging.clear().limit(n));
-            MemorySegment.copy(stage, 0, seg, off, n);
-        }
-    }
-
-    private static ByteBuffer view(MemorySegment seg) {
-        if (seg.isNative() || seg.heapBase().orElse(null) instanceof byte[]) {
-            return seg.asByteBuffer();
-        }
-        return null;
+    static ByteBuffer view(MemorySegment seg) {
+        return seg.isNative() ? seg.asByteBuffer() : null;
     }
 }

@@ -71,13 +71,13 @@ public final class TcpMesh {
                             + peer + " never connected within " + spec.startTimeout().toSeconds() + " s");
                 }
             }
+            device.startAll();
         } catch (IOException e) {
             throw new TesseraException(ErrorClass.OTHER, "rank " + spec.rank() + ": cannot set up tcp connections: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TesseraException(ErrorClass.OTHER, "rank " + spec.rank() + ": interrupted during startup", e);
         }
-        device.startAll();
         return device;
     }
 

@@ -151,6 +151,7 @@ public final class ProcessLauncher {
         env.put("TESSERA_RENDEZVOUS_DIR", dir.toString());
         env.put("TESSERA_DEVICE", spec.device());
         env.put("TESSERA_START_TIMEOUT", Long.toString(spec.startTimeout().toSeconds()));
+        env.put("TESSERA_BIND", spec.bindToCore() ? "core" : "none");
         if (!remote) {
             env.put("TESSERA_LOCAL_ONLY", "1");
         }
