@@ -74,6 +74,51 @@ class PointToPointConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("runners")
+    void largeMessagesFromNativeMemoryReachEveryKindOfReceive(JobRunner runner) {
+        // Native send buffers are what the shm device moves by single copy (the receiver reads
+        // the sender's memory): posted and unexpected receives, heap and native targets,
+        // truncation, and order with small messages around them.
+        int[] sizes = {64 * 1024 - 1, 64 * 1024, (1 << 20) + 3, 16 << 20};
+        runner.run(2, world -> {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                for (int n : sizes) {
+                    byte[] expected = pattern(n, n % 251);
+                    if (world.rank() == 0) {
+                        java.lang.foreign.MemorySegment src = arena.allocate(n, 64);
+                        java.lang.foreign.MemorySegment.copy(expected, 0, src, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, n);
+                        Buffer b = Buffer.of(src, dev.tessera.comm.Datatype.BYTE);
+                        world.send(b, 1, 1);                                   // posted, into a byte array
+                        Request early = world.isend(b, 1, 2);                  // unexpected, into native memory
+                        world.send(Buffer.of(new byte[] {42}), 1, 3);          // a small one behind it
+                        world.barrier();
+                        early.await();
+                        world.send(b, 1, 4);                                   // truncated at the receiver
+                        world.barrier();
+                    } else {
+                        byte[] got = new byte[n];
+                        assertEquals(n, world.recv(Buffer.of(got), 0, 1).byteCount());
+                        assertArrayEquals(expected, got);
+                        byte[] small = new byte[1];
+                        Status first = world.recv(Buffer.of(small), 0, 3);
+                        assertEquals(42, small[0]);
+                        assertEquals(3, first.tag());
+                        world.barrier();
+                        java.lang.foreign.MemorySegment dst = arena.allocate(n, 64);
+                        world.recv(Buffer.of(dst, dev.tessera.comm.Datatype.BYTE), 0, 2);
+                        assertArrayEquals(expected, dst.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                        byte[] shortBuf = new byte[n / 2];
+                        TesseraException e = assertThrows(TesseraException.class, () -> world.recv(Buffer.of(shortBuf), 0, 4));
+                        assertEquals(ErrorClass.TRUNCATE, e.errorClass());
+                        assertArrayEquals(Arrays.copyOf(expected, n / 2), shortBuf);
+                        world.barrier();
+                    }
+                }
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
     void messagesFromOneSenderArriveInSendOrderAcrossProtocols(JobRunner runner) {
         runner.run(2, world -> {
             int n = 40;

@@ -69,6 +69,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Warm-up goes on per size until this many milliseconds are spent (the JIT compiles the path); the first size warms up ten times as long. Default: 200 (--quick: 20).")
     Integer warmupMs;
 
+    @Option(names = "--buffers", paramLabel = "heap|native", defaultValue = "heap",
+            description = "Tessera's point-to-point buffers: heap (byte arrays) or native (off-heap memory segments, "
+                    + "which the shm device sends by single copy from 64 KiB). Default: ${DEFAULT-VALUE}.")
+    String buffers;
+
     @Option(names = "--window", paramLabel = "N", defaultValue = "64",
             description = "Messages in flight per window (bw, bibw, mbw_mr). Default: ${DEFAULT-VALUE}.")
     int window;
@@ -147,6 +152,10 @@ public final class BenchCommand implements Callable<Integer> {
             if (vs != null && !vs.equals("native")) {
                 throw new IllegalArgumentException("--vs takes 'native' (Open MPI), not '" + vs + "'");
             }
+            if (!buffers.equals("heap") && !buffers.equals("native")) {
+                throw new IllegalArgumentException("--buffers takes 'heap' or 'native', not '" + buffers + "'");
+            }
+            System.setProperty("tessera.bench.buffers", buffers);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -86,6 +86,7 @@ public final class Bench {
     private List<Series.Point> execute(List<String> cmd, Config c, String who) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        pb.environment().put("TESSERA_BENCH_BUFFERS", System.getProperty("tessera.bench.buffers", "heap"));
         pb.environment().putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         Process proc = pb.start();
         ResultParser parser = new ResultParser();

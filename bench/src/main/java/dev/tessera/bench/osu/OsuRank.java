@@ -126,6 +126,14 @@ public final class OsuRank {
         return rank < 2 * half ? rank - half : -1;
     }
 
+    /** Point-to-point suites send from and receive into native memory instead of byte arrays. */
+    static final boolean NATIVE_BUFFERS = "native".equals(System.getenv("TESSERA_BENCH_BUFFERS"));
+
+    private static Buffer nativeBytes(int size) {
+        return Buffer.of(java.lang.foreign.Arena.ofAuto().allocate(Math.max(1, size), 64).asSlice(0, size),
+                dev.tessera.comm.Datatype.BYTE);
+    }
+
     static Kernel kernel(Comm c, Suite suite, int size, int window) {
         int np = c.size();
         int rank = c.rank();
@@ -133,8 +141,10 @@ public final class OsuRank {
         int pairs = suite == Suite.MULTI_LAT || suite == Suite.MBW_MR ? np / 2 : 1;
         byte[] s = new byte[Math.max(1, suite.kind() == Suite.Kind.COLLECTIVE ? size * np : size)];
         byte[] r = new byte[s.length];
-        Buffer sb = Buffer.of(s, 0, size);
-        Buffer rb = Buffer.of(r, 0, size);
+        boolean nativeP2p = NATIVE_BUFFERS && suite.kind() != Suite.Kind.COLLECTIVE;
+        // point-to-point from native memory (TESSERA_BENCH_BUFFERS=native, bench --buffers native)
+        Buffer sb = nativeP2p ? nativeBytes(size) : Buffer.of(s, 0, size);
+        Buffer rb = nativeP2p ? nativeBytes(size) : Buffer.of(r, 0, size);
         Buffer fs = Buffer.of(new float[size / 4]);
         Buffer fr = Buffer.of(new float[size / 4]);
         Buffer sAll = Buffer.of(s, 0, suite.kind() == Suite.Kind.COLLECTIVE ? size * np : 0);

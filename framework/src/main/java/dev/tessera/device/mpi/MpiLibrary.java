@@ -70,6 +70,7 @@ public final class MpiLibrary {
     final MethodHandle commCreate;
     final MethodHandle commFree;
     final MethodHandle isend;
+    final MethodHandle send;
     final MethodHandle irecv;
     final MethodHandle test;
     final MethodHandle cancel;
@@ -110,6 +111,7 @@ public final class MpiLibrary {
         commFree = b.bind("tmpi_comm_free", FunctionDescriptor.of(i, a));
         // The hot path: short, non-blocking calls that never call back into Java.
         isend = b.critical("tmpi_isend", FunctionDescriptor.of(i, a, l, i, i, a, i, a));
+        send = b.critical("tmpi_send", FunctionDescriptor.of(i, a, l, i, i, a));
         irecv = b.critical("tmpi_irecv", FunctionDescriptor.of(i, a, l, i, i, a, a));
         test = b.critical("tmpi_test", FunctionDescriptor.of(i, a, a, a));
         cancel = b.bind("tmpi_cancel", FunctionDescriptor.of(i, a));

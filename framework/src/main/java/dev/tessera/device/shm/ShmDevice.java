@@ -13,10 +13,12 @@ import static dev.tessera.device.shm.ShmLayout.C_TYPE;
 import static dev.tessera.device.shm.ShmLayout.FIRST;
 import static dev.tessera.device.shm.ShmLayout.FLAG_SYNC;
 import static dev.tessera.device.shm.ShmLayout.MORE;
+import static dev.tessera.device.shm.ShmLayout.SINGLE;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.device.MatchingDevice;
+import dev.tessera.device.BufferedMessage;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
 import dev.tessera.device.IdleStrategy;
@@ -64,11 +66,15 @@ public final class ShmDevice extends MatchingDevice {
     private final ReentrantLock progressLock = new ReentrantLock();
     private final long[] peerPids;
     private long nextLivenessCheck;
+    private int idlePolls;
     private volatile boolean closed;
 
     /** World rank of each local rank (identity for a pure shm job), and the inverse. */
     private final int[] world;
     private final int[] localOfWorld;
+
+    /** Per peer: 1 if it reads single-copy messages, 2 if not, 0 not known yet. */
+    private final int[] peerSingleCopy;
 
     ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure,
               MatchingEngine engine, int[] world) {
@@ -96,6 +102,27 @@ public final class ShmDevice extends MatchingDevice {
             }
             peerPids[p] = file.get(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(p));
         }
+        this.peerSingleCopy = new int[size];
+        boolean readsAll = SingleCopy.available();
+        for (int p = 0; p < size && readsAll; p++) {
+            if (p != rank) {
+                readsAll = SingleCopy.probe(peerPids[p], file.get(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(p) + ShmLayout.R_PROBE));
+            }
+        }
+        ShmLayout.setIntRelease(file, ShmLayout.rankOffset(rank) + ShmLayout.R_SINGLE_COPY, readsAll ? 1 : 2);
+    }
+
+    /** True if a message of {@code n} bytes from {@code buffer} can go to local rank {@code dest} by single copy. */
+    private boolean singleCopy(MemorySegment buffer, int dest) {
+        if (buffer.byteSize() < SingleCopy.MIN_BYTES || !buffer.isNative()) {
+            return false;
+        }
+        int known = peerSingleCopy[dest];
+        if (known == 0) {
+            known = ShmLayout.getIntAcquire(file, ShmLayout.rankOffset(dest) + ShmLayout.R_SINGLE_COPY);
+            peerSingleCopy[dest] = known;
+        }
+        return known == 1;
     }
 
     @Override
@@ -184,6 +211,25 @@ public final class ShmDevice extends MatchingDevice {
             boolean any = false;
             Outgoing m;
             while ((m = queue.peek()) != null) {
+                if (m.kind == SINGLE && !m.firstSent) {
+                    MemorySegment cell = ring.claim();
+                    if (cell == null) {
+                        return any;
+                    }
+                    cell.set(ValueLayout.JAVA_INT, C_KIND, SINGLE);
+                    cell.set(ValueLayout.JAVA_INT, C_TAG, m.tag);
+                    cell.set(ValueLayout.JAVA_INT, C_CONTEXT, m.context);
+                    cell.set(ValueLayout.JAVA_INT, C_TYPE, m.typeCode);
+                    cell.set(ValueLayout.JAVA_LONG, C_TOTAL, m.payload.byteSize());
+                    cell.set(ValueLayout.JAVA_INT, C_ID, m.id);
+                    cell.set(ValueLayout.JAVA_INT, C_FLAGS, FLAG_SYNC);
+                    cell.set(ValueLayout.JAVA_INT, C_CHUNK, 0);
+                    cell.set(ValueLayout.JAVA_LONG, CELL_HEADER, m.payload.address());
+                    ring.publish();
+                    m.firstSent = true;
+                    m.written = m.payload.byteSize();
+                    any = true;
+                }
                 while (!m.firstSent || m.written < m.payload.byteSize()) {
                     MemorySegment cell = ring.claim();
                     if (cell == null) {
@@ -213,6 +259,35 @@ public final class ShmDevice extends MatchingDevice {
             return any;
         }
 
+        /**
+         * The small-message path: a standard send that fits one cell goes straight into the
+         * ring when nothing is queued before it (no queue entry, complete at once); false if
+         * it must take the queue.
+         */
+        synchronized boolean tryDirect(MemorySegment payload, int tag, int context, int typeCode) {
+            if (!queue.isEmpty()) {
+                return false;
+            }
+            MemorySegment cell = ring.claim();
+            if (cell == null) {
+                return false;
+            }
+            int n = (int) payload.byteSize();
+            cell.set(ValueLayout.JAVA_INT, C_KIND, FIRST);
+            cell.set(ValueLayout.JAVA_INT, C_TAG, tag);
+            cell.set(ValueLayout.JAVA_INT, C_CONTEXT, context);
+            cell.set(ValueLayout.JAVA_INT, C_TYPE, typeCode);
+            cell.set(ValueLayout.JAVA_LONG, C_TOTAL, n);
+            cell.set(ValueLayout.JAVA_INT, C_ID, 0);
+            cell.set(ValueLayout.JAVA_INT, C_FLAGS, 0);
+            cell.set(ValueLayout.JAVA_INT, C_CHUNK, n);
+            if (n > 0) {
+                MemorySegment.copy(payload, 0, cell, CELL_HEADER, n);
+            }
+            ring.publish();
+            return true;
+        }
+
         synchronized void add(Outgoing m) {
             queue.add(m);
             queued = queue.size();
@@ -233,9 +308,17 @@ public final class ShmDevice extends MatchingDevice {
             return deliverLocally(engine, buffer, new Envelope(world[rank], tag, context, buffer.byteSize(), typeCode),
                     !synchronous && buffer.byteSize() <= eagerLimit, send);
         }
-        int id = synchronous ? nextId.incrementAndGet() : 0;
-        Outgoing m = new Outgoing(buffer, FIRST, tag, context, typeCode, id, synchronous, send);
-        if (synchronous) {
+        Outbound direct = outbound[dest];
+        if (!synchronous && buffer.byteSize() <= direct.ring.payloadCapacity()
+                && direct.tryDirect(buffer, tag, context, typeCode)) {
+            send.completeSend();
+            return send;
+        }
+        boolean single = singleCopy(buffer, dest);
+        boolean acked = synchronous || single;
+        int id = acked ? nextId.incrementAndGet() : 0;
+        Outgoing m = new Outgoing(buffer, single ? SINGLE : FIRST, tag, context, typeCode, id, acked, send);
+        if (acked) {
             awaitingAck.put(id, m);
         }
         Outbound ob = outbound[dest];
@@ -354,10 +437,13 @@ public final class ShmDevice extends MatchingDevice {
                     }
                 }
             }
-            long now = System.nanoTime();
-            if (now >= nextLivenessCheck) {
-                nextLivenessCheck = now + 100_000_000L;
-                checkPeers();
+            // liveness every 100 ms, reading the clock only every 256th idle poll (it costs as much as a poll)
+            if (!any && (++idlePolls & 255) == 0) {
+                long now = System.nanoTime();
+                if (now >= nextLivenessCheck) {
+                    nextLivenessCheck = now + 100_000_000L;
+                    checkPeers();
+                }
             }
             return any;
         } finally {
@@ -381,6 +467,30 @@ public final class ShmDevice extends MatchingDevice {
                 }
                 continue;
             }
+            if (kind == SINGLE) {
+                Envelope env = envelope(peer, cell);
+                int id = cell.get(ValueLayout.JAVA_INT, C_ID);
+                long address = cell.get(ValueLayout.JAVA_LONG, CELL_HEADER);
+                ring.release();
+                SingleCopyMessage m = new SingleCopyMessage(env, peer, id, address);
+                ReceiveRequest r = engine.arrive(m);
+                if (r != null) {
+                    m.deliver(r);
+                }
+                continue;
+            }
+            if (kind == FIRST && (cell.get(ValueLayout.JAVA_INT, C_FLAGS) & FLAG_SYNC) == 0
+                    && chunk == cell.get(ValueLayout.JAVA_LONG, C_TOTAL)) {
+                // a whole standard message in one cell: one copy, into the posted receive if there is one
+                Envelope env = envelope(peer, cell);
+                MemorySegment payload = cell.asSlice(CELL_HEADER, chunk);
+                ReceiveRequest r = engine.arrive(env, () -> BufferedMessage.copyOf(env, payload));
+                if (r != null) {
+                    r.accept(env, (dst, n) -> MemorySegment.copy(payload, 0, dst, 0, n));
+                }
+                ring.release();
+                continue;
+            }
             if (kind == FIRST) {
                 current[peer] = arrival(peer, cell);
             }
@@ -399,9 +509,51 @@ public final class ShmDevice extends MatchingDevice {
         return any;
     }
 
-    private Assembly arrival(int peer, MemorySegment cell) {
-        Envelope env = new Envelope(world[peer], cell.get(ValueLayout.JAVA_INT, C_TAG), cell.get(ValueLayout.JAVA_INT, C_CONTEXT),
+    private Envelope envelope(int peer, MemorySegment cell) {
+        return new Envelope(world[peer], cell.get(ValueLayout.JAVA_INT, C_TAG), cell.get(ValueLayout.JAVA_INT, C_CONTEXT),
                 cell.get(ValueLayout.JAVA_LONG, C_TOTAL), cell.get(ValueLayout.JAVA_INT, C_TYPE));
+    }
+
+    /**
+     * A message whose payload stays in the sender's memory until a receive matches it: then
+     * the receiver reads it straight into the receive buffer ({@link SingleCopy}) and
+     * acknowledges, which completes the send.
+     */
+    private final class SingleCopyMessage extends IncomingMessage {
+        private final int peer;
+        private final int id;
+        private final long address;
+
+        SingleCopyMessage(Envelope env, int peer, int id, long address) {
+            super(env);
+            this.peer = peer;
+            this.id = id;
+            this.address = address;
+        }
+
+        @Override
+        public void deliver(ReceiveRequest receive) {
+            try {
+                receive.accept(envelope, this);
+            } finally {
+                sendAck(peer, id);
+            }
+        }
+
+        @Override
+        public void copyTo(MemorySegment destination, long byteCount) {
+            if (!SingleCopy.read(peerPids[peer], address, destination, byteCount)) {
+                TesseraException e = new TesseraException(ErrorClass.PROC_FAILED, "rank " + world[rank]
+                        + ": reading a message from the memory of rank " + world[peer] + " (pid " + peerPids[peer]
+                        + ") failed: the process died or the kernel refused");
+                failure.report(world[peer], e);
+                throw e;
+            }
+        }
+    }
+
+    private Assembly arrival(int peer, MemorySegment cell) {
+        Envelope env = envelope(peer, cell);
         boolean sync = (cell.get(ValueLayout.JAVA_INT, C_FLAGS) & FLAG_SYNC) != 0;
         int id = cell.get(ValueLayout.JAVA_INT, C_ID);
         Unexpected[] holder = new Unexpected[1];

@@ -78,6 +78,7 @@ public final class ShmFile {
         }
         long me = ShmLayout.rankOffset(rank);
         file.set(ValueLayout.JAVA_LONG, me, ProcessHandle.current().pid());
+        file.set(ValueLayout.JAVA_LONG, me + ShmLayout.R_PROBE, SingleCopy.prepare(ProcessHandle.current().pid()));
         ShmLayout.setIntRelease(file, me + 8, ShmLayout.STATE_ATTACHED);
         int count;
         do {

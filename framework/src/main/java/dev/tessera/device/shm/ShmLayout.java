@@ -17,14 +17,18 @@ import java.lang.invoke.VarHandle;
  *  20   int   attached ranks (CAS); the rank that completes the count unlinks the file
  *  24   int   abort: failed rank + 1, 0 if none
  *  28   int   abort reason length
- *  64 + 64 r  per rank: long pid, int state (0 absent, 1 attached, 2 closed cleanly)
+ *  64 + 64 r  per rank: +0 long pid, +8 int state (0 absent, 1 attached, 2 closed cleanly),
+ *             +16 long address of its single-copy probe word (0: none), +24 int single copy:
+ *             0 not known yet, 1 this rank can read every peer's memory, 2 it cannot
  *  2048       abort reason, UTF-8, up to 2048 bytes
  * rings, one per ordered pair (src, dst), at HEADER_BYTES + (src * size + dst) * ringBytes
  *   0   long  tail   (producer: next cell to write)       own cache line
  *  64   long  head   (consumer: next cell to read)        own cache line
  * 128   cells, each CELL_HEADER bytes of header then payload
  * cell header
- *   0   int   kind: FIRST (first piece of a message), MORE (continuation), ACK (synchronous send matched)
+ *   0   int   kind: FIRST (first piece of a message), MORE (continuation), ACK (synchronous send
+ *               matched, or single-copy message read), SINGLE (a message the receiver reads from
+ *               the sender's memory: the payload is the 8-byte address of the sender's buffer)
  *   4   int   tag
  *   8   int   context
  *  12   int   element type code
@@ -47,6 +51,8 @@ final class ShmLayout {
     static final int OFF_ABORT_LEN = 28;
     static final int OFF_RANKS = 64;
     static final int RANK_STRIDE = 64;
+    static final int R_PROBE = 16;
+    static final int R_SINGLE_COPY = 24;
     static final int OFF_ABORT_TEXT = 2048;
     static final int MAX_ABORT_TEXT = 2048;
 
@@ -67,6 +73,7 @@ final class ShmLayout {
     static final int FIRST = 1;
     static final int MORE = 2;
     static final int ACK = 3;
+    static final int SINGLE = 4;
     static final int FLAG_SYNC = 1;
 
     static final int STATE_ATTACHED = 1;

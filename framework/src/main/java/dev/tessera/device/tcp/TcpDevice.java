@@ -422,8 +422,10 @@ public final class TcpDevice extends MatchingDevice {
         if (len > Integer.MAX_VALUE - 16) {
             throw new IOException("eager frame of " + len + " bytes from rank " + c.peer);
         }
-        if (len <= c.input.remaining()) {
-            // the whole payload is buffered: one copy, into the posted receive if there is one
+        if (len <= c.input.capacity() - Frame.HEADER_BYTES) {
+            // the payload fits the input buffer (every eager message does): gather it there, then
+            // one copy, into the posted receive if there is one
+            c.need((int) len);
             int pos = c.input.position();
             MemorySegment payload = c.inputSegment.asSlice(pos, len);
             ReceiveRequest r = engine.arrive(env, () -> BufferedMessage.copyOf(env, payload));

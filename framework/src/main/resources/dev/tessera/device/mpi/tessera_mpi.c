@@ -194,6 +194,15 @@ int tmpi_isend(void *buf, int64_t bytes, int dest, int tag, MPI_Comm *comm, int 
                 : MPI_Isend(buf, (int) bytes, MPI_BYTE, dest, tag, *comm, req);
 }
 
+/* A blocking standard send, for small eager messages (MPI buffers them: no wait for the receiver). */
+int tmpi_send(void *buf, int64_t bytes, int dest, int tag, MPI_Comm *comm) {
+    int rc = check_bytes(bytes);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return MPI_Send(buf, (int) bytes, MPI_BYTE, dest, tag, *comm);
+}
+
 int tmpi_irecv(void *buf, int64_t bytes, int source, int tag, MPI_Comm *comm, MPI_Request *req) {
     int rc = check_bytes(bytes);
     if (rc != MPI_SUCCESS) {

@@ -1,0 +1,138 @@
+package dev.tessera.device.shm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Single-copy transfer between the processes of one machine: the receiver reads the
+ * sender's buffer with process_vm_readv (the kernel's cross-memory copy, what Open MPI's
+ * shared-memory transport calls CMA), so a large message is copied once instead of into
+ * and out of a shared ring. The source must be native memory (a heap array can move while
+ * it is read). A native destination is filled directly; a heap array through a bounce
+ * buffer of {@value #BOUNCE} bytes that stays in the cache.
+ *
+ * <p>Needs permission to read the peer's memory (same user, and under Yama's
+ * ptrace_scope=1 the peer's consent, which every rank gives with
+ * prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY)); ranks check it at startup by reading a
+ * probe word of each peer ({@link #probe}), and a sender uses single copy only towards a
+ * receiver that could read it.
+ */
+final class SingleCopy {
+
+    /** Smallest message sent by single copy (below it the ring's pipeline is as fast). */
+    static final long MIN_BYTES = Long.getLong("tessera.shm.singleCopyMin", 64 * 1024);
+    private static final int BOUNCE = 256 * 1024;
+    private static final long PROBE_MAGIC = 0x5453524150524F42L;
+    private static final int PR_SET_PTRACER = 0x59616d61;
+
+    private static final MethodHandle READV;
+    private static final MethodHandle PRCTL;
+    private static final boolean AVAILABLE;
+    private static final ThreadLocal<MemorySegment> SCRATCH =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(32 + BOUNCE, 64));
+
+    static {
+        MethodHandle readv = null;
+        MethodHandle prctl = null;
+        boolean ok = false;
+        try {
+            if (System.getProperty("os.name", "").startsWith("Linux")
+                    && !"false".equals(System.getProperty("tessera.shm.singleCopy"))
+                    && !"0".equals(System.getenv("TESSERA_SHM_SINGLE_COPY"))) {
+                Linker linker = Linker.nativeLinker();
+                SymbolLookup libc = linker.defaultLookup();
+                readv = linker.downcallHandle(libc.find("process_vm_readv").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                                ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+                prctl = linker.downcallHandle(libc.find("prctl").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG),
+                        Linker.Option.firstVariadicArg(1));
+                ok = true;
+            }
+        } catch (RuntimeException | LinkageError e) {
+            ok = false;
+        }
+        READV = readv;
+        PRCTL = prctl;
+        AVAILABLE = ok;
+    }
+
+    private SingleCopy() {
+    }
+
+    static boolean available() {
+        return AVAILABLE;
+    }
+
+    /**
+     * Lets other processes read this one (Yama) and returns a native probe word holding a
+     * value derived from {@code pid}, whose address the rank publishes; 0 if unavailable.
+     */
+    static long prepare(long pid) {
+        if (!AVAILABLE) {
+            return 0;
+        }
+        try {
+            int ignored = (int) PRCTL.invokeExact(PR_SET_PTRACER, -1L);
+        } catch (Throwable t) {
+            // without Yama there is nothing to allow
+        }
+        MemorySegment word = Arena.global().allocate(ValueLayout.JAVA_LONG);
+        word.set(ValueLayout.JAVA_LONG, 0, PROBE_MAGIC ^ pid);
+        return word.address();
+    }
+
+    /** True if the peer's probe word can be read and holds its value. */
+    static boolean probe(long pid, long probeAddress) {
+        if (!AVAILABLE || probeAddress == 0) {
+            return false;
+        }
+        MemorySegment out = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG);
+        return read(pid, probeAddress, out, 8) && out.get(ValueLayout.JAVA_LONG, 0) == (PROBE_MAGIC ^ pid);
+    }
+
+    /** Reads {@code n} bytes at {@code address} of process {@code pid} into {@code dst}; false on failure. */
+    static boolean read(long pid, long address, MemorySegment dst, long n) {
+        MemorySegment scratch = SCRATCH.get();
+        MemorySegment iov = scratch.asSlice(0, 32);
+        try {
+            if (dst.isNative()) {
+                return readv(pid, address, dst.address(), n, iov);
+            }
+            MemorySegment bounce = scratch.asSlice(32, BOUNCE);
+            for (long done = 0; done < n; ) {
+                long k = Math.min(BOUNCE, n - done);
+                if (!readv(pid, address + done, bounce.address(), k, iov)) {
+                    return false;
+                }
+                MemorySegment.copy(bounce, 0, dst, done, k);
+                done += k;
+            }
+            return true;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    /** process_vm_readv of {@code n} bytes from the peer's {@code remote} to our {@code local}, retrying partial reads. */
+    private static boolean readv(long pid, long remote, long local, long n, MemorySegment iov) throws Throwable {
+        long done = 0;
+        while (done < n) {
+            iov.set(ValueLayout.JAVA_LONG, 0, local + done);
+            iov.set(ValueLayout.JAVA_LONG, 8, n - done);
+            iov.set(ValueLayout.JAVA_LONG, 16, remote + done);
+            iov.set(ValueLayout.JAVA_LONG, 24, n - done);
+            long got = (long) READV.invokeExact((int) pid, iov.asSlice(0, 16), 1L, iov.asSlice(16, 16), 1L, 0L);
+            if (got <= 0) {
+                return false;
+            }
+            done += got;
+        }
+        return true;
+    }
+}
