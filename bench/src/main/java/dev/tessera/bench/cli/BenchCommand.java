@@ -69,6 +69,12 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Warm-up goes on per size until this many milliseconds are spent (the JIT compiles the path); the first size warms up ten times as long. Default: 200 (--quick: 20).")
     Integer warmupMs;
 
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+            description = "Run the suite N times (with --vs native, Tessera and native alternately) and report, per size, "
+                    + "the run with the best median: on a noisy machine identical runs differ by tens of percent. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int repeat;
+
     @Option(names = "--buffers", paramLabel = "heap|native", defaultValue = "heap",
             description = "Tessera's point-to-point buffers: heap (byte arrays) or native (off-heap memory segments, "
                     + "which the shm device sends by single copy from 64 KiB). Default: ${DEFAULT-VALUE}.")
@@ -156,24 +162,39 @@ public final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--buffers takes 'heap' or 'native', not '" + buffers + "'");
             }
             System.setProperty("tessera.bench.buffers", buffers);
+            if (repeat < 1) {
+                throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
+            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         Path root = Bench.findRoot();
         try (Progress progress = progress(!noProgress)) {
             Bench bench = new Bench(root, progress);
-            Series tessera = bench.runTessera(cfg);
-            Series nat = null;
+            List<Series> ours = new java.util.ArrayList<>();
+            List<Series> theirs = new java.util.ArrayList<>();
             String note = null;
+            NativeMpi mpi = null;
             if (vs != null) {
                 String why = NativeMpi.unavailable();
                 if (why != null) {
                     progress.note("tessera bench: " + why);
                 } else {
-                    NativeMpi mpi = new NativeMpi(root);
-                    nat = bench.runNative(cfg, mpi);
+                    mpi = new NativeMpi(root);
                     note = mpi.describe(device);
                 }
+            }
+            for (int run = 0; run < repeat; run++) {
+                ours.add(bench.runTessera(cfg));
+                if (mpi != null) {
+                    theirs.add(bench.runNative(cfg, mpi));
+                }
+            }
+            Series tessera = Series.bestOf(ours);
+            Series nat = theirs.isEmpty() ? null : Series.bestOf(theirs);
+            if (repeat > 1) {
+                note = (note == null ? "" : note + "; ") + "best median of " + repeat + " runs per size"
+                        + (mpi != null ? ", Tessera and native alternately" : "");
             }
             progress.close();
             System.out.print(Formats.table(tessera, nat, note));

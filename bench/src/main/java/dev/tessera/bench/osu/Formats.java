@@ -55,6 +55,8 @@ public final class Formats {
         if (nativeRun != null) {
             sb.append("# native: ").append(nativeNote).append("; ratio = Tessera p50 / native p50")
                     .append(s.isBandwidth() ? " (above 1: Tessera faster)" : " (above 1: Tessera slower)").append('\n');
+        } else if (nativeNote != null) {
+            sb.append("# ").append(nativeNote).append('\n');
         }
         List<String> cols = columns(s, nativeRun != null);
         sb.append(String.format(Locale.ROOT, "%-10s", "# " + cols.get(0)));

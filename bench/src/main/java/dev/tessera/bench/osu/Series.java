@@ -43,6 +43,26 @@ public record Series(Suite suite, String impl, String device, int ranks, List<Po
         }
     }
 
+    /**
+     * Per size, the point of the run with the lowest median time among repeated runs of the
+     * same suite (noisy machines: hypervisor steal, vCPU placement; take the best of several).
+     */
+    public static Series bestOf(List<Series> runs) {
+        Series first = runs.get(0);
+        List<Point> best = new java.util.ArrayList<>();
+        for (Point p : first.points()) {
+            Point pick = p;
+            for (Series r : runs) {
+                Point q = r.at(p.size());
+                if (q != null && q.time().p50() < pick.time().p50()) {
+                    pick = q;
+                }
+            }
+            best.add(pick);
+        }
+        return new Series(first.suite(), first.impl(), first.device(), first.ranks(), List.copyOf(best));
+    }
+
     public String label() {
         return impl + " " + device;
     }

@@ -22,6 +22,19 @@ class FormatsTest {
     }
 
     @Test
+    void repeatedRunsKeepTheBestMedianPerSize() {
+        Series a = latency("tessera", 2e-6);   // 8 B: 2 us, 1 KiB: 4 us
+        ResultParser p = new ResultParser();
+        p.accept("TB result 8 100 0 3e-6");
+        p.accept("TB result 1024 100 0 1e-6");
+        Series b = new Series(Suite.LATENCY, "tessera", "smp", 2, p.points());
+        Series best = Series.bestOf(List.of(a, b));
+        assertEquals(2.0, best.at(8).p50(), 1e-9);
+        assertEquals(1.0, best.at(1024).p50(), 1e-9);
+        assertEquals(a.points().size(), best.points().size());
+    }
+
+    @Test
     void parserReadsProtocolLines() {
         ResultParser p = new ResultParser();
         p.accept("TB result 65536 5 4194304 1e-3 2e-3 3e-3");

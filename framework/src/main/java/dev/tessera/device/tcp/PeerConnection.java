@@ -165,15 +165,38 @@ final class PeerConnection {
         while (b.hasRemaining()) {
             if (channel.write(b) == 0) {
                 waitWritable();
+            } else {
+                fullSince = 0;
             }
         }
     }
 
-    /** The socket is full: read what the peer sent meanwhile (it may be waiting for us to), then wait briefly. */
+    /** How long a reader or writer in the middle of a frame polls before it sleeps in a selector. */
+    private static final long SPIN_NANOS = 200_000;
+    /** When the socket became full in the current write (0: it is not), guarded by writeLock. */
+    private long fullSince;
+    private int fullPolls;
+
+    /**
+     * The socket is full: the peer is reading (or waits for us to read what it sent, which
+     * we do meanwhile). Poll for a while, as the peer drains the socket in moments when it
+     * is busy with this frame, then sleep in the selector (briefly, to notice failures).
+     */
     private void waitWritable() throws IOException {
-        device.failure().check();
-        if (device.isClosing() && !channel.isOpen()) {
-            throw new EOFException("connection closed");
+        long now = System.nanoTime();
+        if (fullSince == 0) {
+            fullSince = now;
+        }
+        if ((++fullPolls & 15) == 0) {
+            device.failure().check();
+            if (device.isClosing() && !channel.isOpen()) {
+                throw new EOFException("connection closed");
+            }
+            device.pumpAll();
+        }
+        if (now - fullSince < SPIN_NANOS) {
+            Thread.onSpinWait();
+            return;
         }
         device.pumpAll();
         writeSelector.selectedKeys().clear();
@@ -250,7 +273,7 @@ final class PeerConnection {
             throw new EOFException("connection closed by peer");
         }
         if (n > 0) {
-            emptyReads = 0;
+            emptySince = 0;
         }
         return n > 0;
     }
@@ -289,7 +312,7 @@ final class PeerConnection {
                 if (n == 0) {
                     waitReadable();
                 } else {
-                    emptyReads = 0;
+                    emptySince = 0;
                 }
             }
             return;
@@ -327,23 +350,33 @@ final class PeerConnection {
                 waitReadable();
                 continue;
             }
-            emptyReads = 0;
+            emptySince = 0;
             MemorySegment.copy(stage, 0, dst, done, n);
             done += n;
         }
         return done;
     }
 
-    /** Consecutive empty reads within a frame; the first ones spin, later ones wait in the selector. */
+    /** When reads within the current frame started coming back empty (0: they do not), guarded by readLock. */
+    private long emptySince;
     private int emptyReads;
 
-    /** The rest of a frame is on its way: retry at once a few times, then wait for it (briefly, so a job failure is noticed). */
+    /**
+     * The rest of a frame is on its way: poll for a while (the peer is writing it), then
+     * sleep in the selector (briefly, so a job failure is noticed).
+     */
     private void waitReadable() throws IOException {
-        if (++emptyReads < 64) {
+        long now = System.nanoTime();
+        if (emptySince == 0) {
+            emptySince = now;
+        }
+        if ((++emptyReads & 255) == 0) {
+            device.failure().check();
+        }
+        if (now - emptySince < SPIN_NANOS) {
             Thread.onSpinWait();
             return;
         }
-        emptyReads = 0;
         device.failure().check();
         readSelector.selectedKeys().clear();
         readSelector.select(10);

@@ -53,7 +53,7 @@ final class TcpIo {
     }
 
     /** Size of the buffers large heap payloads pass through. */
-    static final int STAGING = 1024 * 1024;
+    static final int STAGING = 128 * 1024;
 
     /**
      * A byte-buffer view of a native segment, which the socket reads and writes in place;

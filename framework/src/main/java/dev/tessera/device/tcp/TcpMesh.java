@@ -87,8 +87,9 @@ public final class TcpMesh {
         long deadline = System.nanoTime() + spec.startTimeout().toNanos();
         while (true) {
             try {
-                SocketChannel ch = SocketChannel.open(target);
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                SocketChannel ch = SocketChannel.open();
+                tune(ch);
+                ch.connect(target);
                 Handshake.send(ch, spec.rank(), spec.secret());
                 return ch;
             } catch (IOException e) {
@@ -117,7 +118,7 @@ public final class TcpMesh {
                     if (peer <= spec.rank() || device.isAttached(peer)) {
                         throw new IOException("unexpected connection from rank " + peer);
                     }
-                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    tune(ch);
                     device.attach(peer, ch);
                     accepted++;
                 } catch (IOException e) {
@@ -128,6 +129,16 @@ public final class TcpMesh {
             }
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "rank " + spec.rank() + ": accepting connections failed: " + e);
+        }
+    }
+
+    /** TCP_NODELAY, and socket buffer sizes when set (-Dtessera.tcp.buffer=BYTES; default: the kernel's autotuning). */
+    private static void tune(SocketChannel ch) throws IOException {
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        int bytes = Integer.getInteger("tessera.tcp.buffer", 0);
+        if (bytes > 0) {
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, bytes);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, bytes);
         }
     }
 
