@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs the report set and writes the generated section of docs/performance.md and its plots:",
-            "  p2p latency and bw on smp, shm and tcp, each next to native Open MPI (when installed);",
+            "  p2p latency and bw on smp, shm, tcp, auto and mpi (mpi when Open MPI is installed), each next to native Open MPI;",
             "  allreduce, bcast and alltoall on shm next to native Open MPI;",
             "  team overheads next to GCC OpenMP (bench/team-vs-openmp.sh, when gcc is installed);",
             "  NPB / NPB-MZ class W and GPU runs when they are built (not yet: listed as skipped).",
@@ -110,7 +110,9 @@ final class ReportCommand implements Callable<Integer> {
             for (Suite s : List.of(Suite.LATENCY, Suite.BW)) {
                 List<Series> plotted = new ArrayList<>();
                 Map<String, Series> natives = new LinkedHashMap<>();
-                for (String device : List.of("smp", "shm", "tcp")) {
+                // every device: auto on one machine is shm; mpi needs the MPI installation the native runs use
+                List<String> devices = mpi != null ? List.of("smp", "shm", "tcp", "auto", "mpi") : List.of("smp", "shm", "tcp", "auto");
+                for (String device : devices) {
                     Bench.Config c = config(s, 2, device);
                     maxLoad = Math.max(maxLoad, load());
                     String tr = NativeMpi.transport(device);

@@ -578,9 +578,13 @@ public final class ShmDevice extends MatchingDevice {
             if (p == rank) {
                 continue;
             }
-            int state = ShmLayout.getIntAcquire(file, ShmLayout.rankOffset(p) + 8);
-            if (state != ShmLayout.STATE_CLOSED
-                    && !ProcessHandle.of(peerPids[p]).map(ProcessHandle::isAlive).orElse(false)) {
+            long stateAt = ShmLayout.rankOffset(p) + 8;
+            // The state is read again once the process is seen dead: a peer that closed cleanly and
+            // exited between a first read and the liveness check (a descheduled checker on a busy
+            // node) must not count as failed; once it is dead its state is final.
+            if (ShmLayout.getIntAcquire(file, stateAt) != ShmLayout.STATE_CLOSED
+                    && !ProcessHandle.of(peerPids[p]).map(ProcessHandle::isAlive).orElse(false)
+                    && ShmLayout.getIntAcquire(file, stateAt) != ShmLayout.STATE_CLOSED) {
                 failure.report(world[p], new TesseraException(ErrorClass.PROC_FAILED,
                         "the process of rank " + world[p] + " (pid " + peerPids[p] + ") died or was killed"));
                 return;
