@@ -53,6 +53,8 @@ final class PeerConnection {
     /** Frames queued or being written by the writer thread; inline writes only when zero (keeps the order). */
     private final AtomicInteger queued = new AtomicInteger();
     private Selector writeSelector;
+    /** The socket's descriptor for heap payloads without staging copies; null where unavailable. */
+    private RawSocket raw;
 
     /** Held by the thread that reads this connection's input; tried, never waited for, by pollers. */
     final ReentrantLock readLock = new ReentrantLock();
@@ -76,6 +78,7 @@ final class PeerConnection {
     /** Switches the socket to non-blocking mode and starts the writer; returns the socket for the progress selector. */
     SocketChannel start() throws IOException {
         channel.configureBlocking(false);
+        raw = RawSocket.of(channel);
         readSelector = Selector.open();
         channel.register(readSelector, SelectionKey.OP_READ);
         writeSelector = Selector.open();
@@ -203,8 +206,20 @@ final class PeerConnection {
         writeSelector.select(10);
     }
 
-    /** Writes a large heap segment through the bulk buffer, in pieces. */
+    /** Writes a large heap segment: straight from the array where the descriptor is known, else through the bulk buffer. */
     private void writeSegment(MemorySegment seg) throws IOException {
+        if (raw != null) {
+            for (long off = 0; off < seg.byteSize(); ) {
+                long n = raw.write(seg, off);
+                if (n == 0) {
+                    waitWritable();
+                } else {
+                    fullSince = 0;
+                    off += n;
+                }
+            }
+            return;
+        }
         if (bulkOut == null) {
             bulkOut = ByteBuffer.allocateDirect(TcpIo.STAGING);
         }
@@ -334,8 +349,24 @@ final class PeerConnection {
     /** Large payloads into heap memory come in through this, allocated on first use (guarded by readLock). */
     private ByteBuffer bulkIn;
 
-    /** Reads a large part of a payload (input buffer already empty) through the bulk buffer into a heap segment. */
+    /**
+     * Reads a large part of a payload (input buffer already empty) into a heap segment:
+     * all of it straight into the array where the descriptor is known, else the part above
+     * the input buffer's size through the bulk buffer.
+     */
     private long consumeBulk(long count, long done, MemorySegment dst) throws IOException {
+        if (raw != null) {
+            while (done < count) {
+                long n = raw.read(dst, done, count - done);
+                if (n == 0) {
+                    waitReadable();
+                } else {
+                    emptySince = 0;
+                    done += n;
+                }
+            }
+            return done;
+        }
         if (bulkIn == null) {
             bulkIn = ByteBuffer.allocateDirect(TcpIo.STAGING);
         }
