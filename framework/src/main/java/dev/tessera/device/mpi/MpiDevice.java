@@ -41,7 +41,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *       (MPI_Issend) completes only once the receive has started.</li>
  * </ul>
  * Heap arrays cannot be handed to a nonblocking MPI call (the collector moves them), so
- * large payloads in heap arrays go through native staging buffers; native
+ * large payloads in heap arrays go through pooled native staging buffers ({@link StagingPool}); native
  * {@link MemorySegment}s go straight through. Messages to self never enter MPI.
  *
  * <p>Threads: every MPI call and the device's own queues are serialized by one lock; the
@@ -85,6 +85,8 @@ public final class MpiDevice extends MatchingDevice {
     private int ringHead;
     private final ArrayDeque<MemorySegment> requestPool = new ArrayDeque<>();
     private final ArrayDeque<MemorySegment> eagerPool = new ArrayDeque<>();
+    /** Native copies of large heap payloads, reused (guarded by the lock). */
+    private final StagingPool stagingPool = new StagingPool();
     private final List<PendingOp> pending = new ArrayList<>();
     private final AtomicIntegerArray nextDataTag;
     private final MpiCollectives collectives;
@@ -345,17 +347,17 @@ public final class MpiDevice extends MatchingDevice {
                 header(slot, LARGE, tag, context, typeCode, n, dataTag);
                 startSend(slot, HEADER, dest, HEADER_TAG, false, (src, err, bytes, cancelled) -> eagerPool.push(slot));
                 MemorySegment payload = buffer;
-                Arena staging = null;
+                MemorySegment staging = null;
                 if (!buffer.isNative() && n > 0) {
-                    staging = Arena.ofShared();
-                    payload = staging.allocate(n, 16);
+                    staging = stagingPool.take(n);
+                    payload = staging.asSlice(0, n);
                     MemorySegment.copy(buffer, 0, payload, 0, n);
                 }
-                Arena release = staging;
+                MemorySegment release = staging;
                 startSend(n == 0 ? MemorySegment.NULL : payload, n, dest, dataTag, synchronous,
                         (src, err, bytes, cancelled) -> {
                             if (release != null) {
-                                release.close();
+                                stagingPool.give(release);
                             }
                             completeSend(send, err, dest);
                         });
@@ -476,8 +478,8 @@ public final class MpiDevice extends MatchingDevice {
             long n = envelope.byteCount();
             MemorySegment dst = receive.buffer();
             boolean direct = dst.isNative() && receive.acceptableBytes(envelope) == n;
-            Arena staging = direct || n == 0 ? null : Arena.ofShared();
-            MemorySegment into = n == 0 ? MemorySegment.NULL : direct ? dst.asSlice(0, n) : staging.allocate(n, 16);
+            MemorySegment staging = direct || n == 0 ? null : stagingPool.take(n);
+            MemorySegment into = n == 0 ? MemorySegment.NULL : direct ? dst.asSlice(0, n) : staging.asSlice(0, n);
             startRecv(into, n, envelope.source(), dataTag, (src, err, bytes, cancelled) -> {
                 if (err != 0) {
                     receive.complete(envelope.source(), envelope.tag(), 0, envelope.typeCode(), new TesseraException(
@@ -490,7 +492,7 @@ public final class MpiDevice extends MatchingDevice {
                     });
                 }
                 if (staging != null) {
-                    staging.close();
+                    stagingPool.give(staging);
                 }
             });
         }
