@@ -105,8 +105,8 @@ public final class OsuRank {
     /**
      * A short pass over every size before any is measured, with pauses for the JIT: each
      * protocol of the device (eager, rendezvous, single copy...) gets compiled before its
-     * first size is timed. Without it the first size past a protocol switch was measured
-     * partly interpreted (tcp at 128 KiB: 0.26 x native bandwidth, 0.78 with a longer warm-up).
+     * first size is timed, not only the first size's path. (It does not explain all of the
+     * first tcp rendezvous size's slowness: 128 KiB stays bimodal with it.)
      */
     private static void prewarm(Comm world, Suite suite, int[] sizes, int iters, int window) {
         for (int round = 0; round < 3; round++) {

@@ -54,7 +54,7 @@ final class PeerConnection {
     private final AtomicInteger queued = new AtomicInteger();
     private Selector writeSelector;
     /** The socket's descriptor for heap payloads without staging copies; null where unavailable. */
-    private RawSocket raw;
+    private volatile RawSocket raw;
 
     /** Held by the thread that reads this connection's input; tried, never waited for, by pollers. */
     final ReentrantLock readLock = new ReentrantLock();
@@ -414,6 +414,9 @@ final class PeerConnection {
     }
 
     void close() {
+        if (raw != null) {
+            raw.close(); // no raw read or write on the descriptor once the channel has closed it
+        }
         try {
             channel.close();
         } catch (IOException ignored) {

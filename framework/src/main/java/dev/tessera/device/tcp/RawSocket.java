@@ -12,11 +12,13 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads and writes a connected socket's file descriptor straight from and into Java heap
@@ -87,12 +89,21 @@ final class RawSocket {
     }
 
     private final int fd;
+    private final SocketChannel channel;
+    /**
+     * Raw calls in flight; {@link #close} sets {@link #CLOSED} in it and waits for them to
+     * end before the channel closes its descriptor, so a call never reaches a descriptor
+     * number the process has reused for another file.
+     */
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private static final int CLOSED = 1 << 30;
     /** errno of the last call; one per direction, each used under its connection's read or write lock. */
     private final MemorySegment readState;
     private final MemorySegment writeState;
 
-    private RawSocket(int fd) {
+    private RawSocket(int fd, SocketChannel channel) {
         this.fd = fd;
+        this.channel = channel;
         Arena arena = Arena.ofAuto();
         this.readState = arena.allocate(STATE_BYTES, 8);
         this.writeState = arena.allocate(STATE_BYTES, 8);
@@ -132,7 +143,7 @@ final class RawSocket {
                     }
                 }
             }
-            return found < 0 ? null : new RawSocket(found);
+            return found < 0 ? null : new RawSocket(found, channel);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -185,10 +196,13 @@ final class RawSocket {
         MemorySegment from = seg.asSlice(offset, n);
         while (true) {
             long w;
+            enter();
             try {
                 w = (long) WRITE.invokeExact(writeState, fd, from, n);
             } catch (Throwable t) {
                 throw new IOException("write(2) failed: " + t, t);
+            } finally {
+                inFlight.decrementAndGet();
             }
             if (w >= 0) {
                 return w;
@@ -212,10 +226,13 @@ final class RawSocket {
         MemorySegment into = seg.asSlice(offset, n);
         while (true) {
             long r;
+            enter();
             try {
                 r = (long) READ.invokeExact(readState, fd, into, n);
             } catch (Throwable t) {
                 throw new IOException("read(2) failed: " + t, t);
+            } finally {
+                inFlight.decrementAndGet();
             }
             if (r > 0) {
                 return r;
@@ -230,6 +247,30 @@ final class RawSocket {
             if (err != EINTR) {
                 throw new IOException("read from the socket failed (errno " + err + ")");
             }
+        }
+    }
+
+    private void enter() throws ClosedChannelException {
+        if (inFlight.incrementAndGet() >= CLOSED || !channel.isOpen()) {
+            inFlight.decrementAndGet();
+            throw new ClosedChannelException();
+        }
+    }
+
+    /**
+     * No raw call starts after this returns, and none is still running: call it before the
+     * channel is closed. Raw calls never block (the socket is non-blocking), so the wait is short.
+     */
+    void close() {
+        int now;
+        do {
+            now = inFlight.get();
+            if (now >= CLOSED) {
+                return; // closed before
+            }
+        } while (!inFlight.compareAndSet(now, now + CLOSED));
+        while (inFlight.get() != CLOSED) {
+            Thread.onSpinWait();
         }
     }
 }

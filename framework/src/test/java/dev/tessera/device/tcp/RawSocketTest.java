@@ -9,6 +9,7 @@ import java.io.EOFException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Random;
@@ -47,6 +48,9 @@ class RawSocketTest {
             }
             assertArrayEquals(sent, received);
 
+            ra.close();
+            ra.close(); // idempotent
+            assertThrows(ClosedChannelException.class, () -> ra.write(from, 0), "no raw call after close");
             a.close();
             assertThrows(EOFException.class, () -> {
                 while (true) {
