@@ -36,8 +36,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class RawSocket {
 
-    /** Most bytes one read or write call moves (the collector waits for a critical call). */
-    static final int MAX_PIECE = 256 * 1024;
+    /**
+     * Most bytes one read or write call moves (the collector waits for a critical call): 1 MiB,
+     * about 0.2 ms on loopback. Fewer, larger calls are faster: on the Xeon VM, streaming 1 MiB
+     * messages ran at 3.7-4.3 GB/s with 1 MiB calls, 3.0-3.3 with 256 KiB and 2.5 with 128
+     * KiB, and the 1 MiB ping-pong took 150 us instead of 260 (4 MiB: 720 us instead of 1200).
+     */
+    static final int MAX_PIECE = 1024 * 1024;
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
 
