@@ -575,6 +575,7 @@ public final class MpiDevice extends MatchingDevice {
             }
             invoke(() -> (int) lib.commFree.invokeExact(traffic));
             invoke(() -> (int) lib.finalizeMpi.invokeExact());
+            stagingPool.clear(); // buffers of requests still in flight after the deadline are left alone
         } finally {
             mpi.unlock();
         }

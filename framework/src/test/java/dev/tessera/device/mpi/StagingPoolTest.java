@@ -29,8 +29,18 @@ class StagingPoolTest {
         MemorySegment big1 = pool.take(48L << 20);   // 64 MiB class
         MemorySegment big2 = pool.take(48L << 20);
         pool.give(big1);
-        pool.give(big2);                              // over the cap: dropped, freed by the collector
+        pool.give(big2);                              // over the cap: freed at once
         assertSame(big1, pool.take(40L << 20));
         assertNotSame(big2, pool.take(40L << 20));
+    }
+
+    @Test
+    void clearFreesWhatThePoolKeeps() {
+        StagingPool pool = new StagingPool();
+        MemorySegment a = pool.take(8192);
+        a.fill((byte) 7);                              // malloc'ed memory is usable over its whole size
+        pool.give(a);
+        pool.clear();
+        assertNotSame(a, pool.take(8192), "cleared: a new buffer");
     }
 }
