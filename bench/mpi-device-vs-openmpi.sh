@@ -22,6 +22,7 @@ cp="$root/framework/target/classes:$root/framework/target/lib/*:$root/bench/targ
 jvm=(java --enable-native-access=ALL-UNNAMED -cp "$cp")
 for ((run = 0; run < repeats; run++)); do
   mpirun -np 2 "${mca[@]}" "$build/mpi_device_bench" pingpong >> "$tmp/c"
+  mpirun -np 2 "${mca[@]}" "$build/mpi_device_bench" pingpong multiple | sed 's/^pingpong/pingpong_mt/' >> "$tmp/c"
   mpirun -np 2 "${mca[@]}" -x TESSERA_DEVICE=mpi -x LD_PRELOAD="$JAVA_HOME/lib/libjsig.so" "${jvm[@]}" dev.tessera.bench.p2p.MpiDeviceBench pingpong >> "$tmp/mpi"
   "$root/bin/tessera" run -np 2 --device shm -cp "$root/bench/target/classes" dev.tessera.bench.p2p.MpiDeviceBench pingpong >> "$tmp/shm"
   mpirun -np "$np" "${mca[@]}" "$build/mpi_device_bench" allreduce >> "$tmp/c"
@@ -34,11 +35,12 @@ get() { awk -v k="$2" -v s="$3" -v c="$4" '$1==k && $2==s { if (n++ == 0 || (c =
 echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(mpirun --version | head -1); $(java -version 2>&1 | head -1)"
 echo "# best of $repeats alternating runs per size and implementation"
 echo "# ping-pong, 2 processes, half round trip (us) and bandwidth (MB/s); ratio = Tessera/C time (latency), Tessera/C (bandwidth)"
-printf "%-9s %9s %9s %9s %7s %7s %9s %9s %7s\n" bytes c_us mpi_us shm_us mpi/c shm/c c_MBps mpi_MBps bw_mpi/c
+echo "# c_us: plain C with MPI_Init; c_mt_us: plain C with MPI_THREAD_MULTIPLE, the level the mpi device initialises"
+printf "%-9s %9s %9s %9s %9s %7s %8s %7s %9s %9s %7s\n" bytes c_us c_mt_us mpi_us shm_us mpi/c mpi/c_mt shm/c c_MBps mpi_MBps bw_mpi/c
 for s in $(awk '$1=="pingpong"{print $2}' "$tmp/c" | sort -nu); do
-  awk -v s=$s -v a="$(get "$tmp/c" pingpong $s 3)" -v b="$(get "$tmp/mpi" pingpong $s 3)" -v c="$(get "$tmp/shm" pingpong $s 3)" \
+  awk -v s=$s -v a="$(get "$tmp/c" pingpong $s 3)" -v m="$(get "$tmp/c" pingpong_mt $s 3)" -v b="$(get "$tmp/mpi" pingpong $s 3)" -v c="$(get "$tmp/shm" pingpong $s 3)" \
       -v d="$(get "$tmp/c" pingpong $s 4)" -v e="$(get "$tmp/mpi" pingpong $s 4)" \
-      'BEGIN { printf "%-9d %9.3f %9.3f %9.3f %7.2f %7.2f %9.1f %9.1f %7.2f\n", s, a, b, c, b/a, c/a, d, e, e/d }'
+      'BEGIN { printf "%-9d %9.3f %9.3f %9.3f %9.3f %7.2f %8.2f %7.2f %9.1f %9.1f %7.2f\n", s, a, m, b, c, b/a, b/m, c/a, d, e, e/d }'
 done
 echo "# allreduce of doubles, $np processes, us per call; mpi_native = mpi device with --mpi-collectives native, mpi_tessera = Tessera's algorithms over the mpi device"
 printf "%-9s %9s %11s %11s %9s %10s %10s\n" bytes c_us mpi_native mpi_tessera shm_us native/c shm/c

@@ -637,9 +637,16 @@ public class Comm {
         return collectives;
     }
 
+    /**
+     * Collective tags wrap after this many collectives: tags only need to tell apart the
+     * collectives in flight at once on one communicator, and small tags travel in the
+     * envelope-in-tag form of the mpi device.
+     */
+    static final int COLLECTIVE_TAG_SPAN = 1 << 20;
+
     /** The next collective tag: every rank calls collectives in the same order, so tags agree. */
     int nextCollectiveTag() {
-        return collectiveSequence.getAndIncrement() & TAG_UB;
+        return collectiveSequence.getAndIncrement() & (COLLECTIVE_TAG_SPAN - 1);
     }
 
     /** Context of this communicator's collective traffic. */

@@ -29,12 +29,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * stays Tessera's own ({@link MatchingEngine}), so contexts, tags, element types, probes,
  * cancellation and truncation behave exactly as on every other device. Protocols:
  * <ul>
- *   <li>eager (standard sends up to {@link #eagerLimit()}): one MPI message on tag 0,
- *       a 32-byte header followed by the payload. The receiver keeps {@value #RING}
- *       receives pre-posted into native slots and consumes them in posting order (MPI
- *       fills them in arrival order), then matches the header in its engine;</li>
+ *   <li>eager (standard sends up to {@link #eagerLimit()}): one MPI message. When the
+ *       envelope fits in the library's tag range (tags below 2^20, contexts below 128 with
+ *       Open MPI's and MPICH's ranges) it travels in the MPI tag and the message is the
+ *       payload alone, as a C code would send it (up to 8 bytes, Open MPI's shared-memory
+ *       transport then uses its fastest path); else on tag 0 as a 32-byte header followed
+ *       by the payload. The receiver keeps {@value #RING} receives (any source, any tag)
+ *       pre-posted into native slots and consumes them in posting order (MPI fills them in
+ *       arrival order, so each sender's messages stay in order whatever their form), then
+ *       matches the envelope in its engine;</li>
  *   <li>large and synchronous sends: the header alone on tag 0, and the payload as a
- *       second MPI message on a tag private to the pair (a per-destination sequence). The
+ *       second MPI message, on a second duplicate communicator, on a tag private to the
+ *       pair (a per-destination sequence). The
  *       receiver posts its receive for that tag only once the header has matched a
  *       Tessera receive, straight into the receive's buffer when it is native memory: MPI's
  *       own rendezvous then moves the data with no copy in Java, and a synchronous send
@@ -66,6 +72,10 @@ public final class MpiDevice extends MatchingDevice {
     private static final int EAGER = 1;
     private static final int LARGE = 2;
     private static final int HEADER_TAG = 0;
+    /** Bits of a compact MPI tag that carry the Tessera context (contexts 0..127). */
+    private static final int CONTEXT_BITS = 7;
+    /** Bits of a compact MPI tag that carry the element type code plus 2 (codes -1..13; never 0). */
+    private static final int TYPE_BITS = 4;
 
     private final MpiLibrary lib;
     private final int rank;
@@ -78,11 +88,21 @@ public final class MpiDevice extends MatchingDevice {
     private final ReentrantLock mpi = new ReentrantLock();
     private final Arena arena = Arena.ofShared();
     private final MemorySegment traffic;
+    /** Second duplicate of MPI_COMM_WORLD for the payloads of large messages (their own tags, never seen by the ring). */
+    private final MemorySegment bulk;
+    /** Bits of a compact MPI tag that carry the Tessera tag; 0 where the library's tag range is too small for compact tags. */
+    private final int tagBits;
     private final MemorySegment scratch;
     private final MemorySegment smallSend;
     private final MemorySegment[] ringSlots = new MemorySegment[RING];
     private final MemorySegment[] ringRequests = new MemorySegment[RING];
     private int ringHead;
+    /**
+     * Consumed ring slots not yet re-posted, the ones just before {@link #ringHead}: a
+     * consumed slot is re-posted at the start of the next poll rather than at once, so the
+     * MPI_Irecv stays off the path between a message's arrival and the caller's reply.
+     */
+    private int unposted;
     private final ArrayDeque<MemorySegment> requestPool = new ArrayDeque<>();
     private final ArrayDeque<MemorySegment> eagerPool = new ArrayDeque<>();
     /** Native copies of large heap payloads, reused (guarded by the lock). */
@@ -114,8 +134,12 @@ public final class MpiDevice extends MatchingDevice {
         this.nextDataTag = new AtomicIntegerArray(size);
         this.scratch = arena.allocate(64 + 8L * MpiLibrary.STATUS_WORDS, 8);
         this.traffic = arena.allocate(lib.commSize, 8);
+        this.bulk = arena.allocate(lib.commSize, 8);
+        int usable = 63 - Long.numberOfLeadingZeros(Math.min(tagUb, Integer.MAX_VALUE) + 1);
+        this.tagBits = usable - CONTEXT_BITS - TYPE_BITS >= 8 ? usable - CONTEXT_BITS - TYPE_BITS : 0;
         this.smallSend = arena.allocate(SMALL_SEND, 16);
         call("MPI_Comm_dup", () -> (int) lib.commDupPredefined.invokeExact(0, traffic));
+        call("MPI_Comm_dup", () -> (int) lib.commDupPredefined.invokeExact(0, bulk));
         for (int i = 0; i < RING; i++) {
             ringSlots[i] = arena.allocate(HEADER + eagerLimit, 16);
             ringRequests[i] = arena.allocate(lib.requestSize, 8);
@@ -259,7 +283,7 @@ public final class MpiDevice extends MatchingDevice {
 
     private void postRing(int i) {
         MemorySegment slot = ringSlots[i];
-        check("MPI_Irecv", invoke(() -> (int) lib.irecv.invokeExact(slot, slot.byteSize(), lib.anySource, HEADER_TAG,
+        check("MPI_Irecv", invoke(() -> (int) lib.irecv.invokeExact(slot, slot.byteSize(), lib.anySource, lib.anyTag,
                 traffic, ringRequests[i])));
     }
 
@@ -274,6 +298,20 @@ public final class MpiDevice extends MatchingDevice {
         MemorySegment.copy(src, ValueLayout.JAVA_BYTE, srcOffset, dst, ValueLayout.JAVA_BYTE, dstOffset, n);
     }
 
+    /**
+     * The MPI tag that carries a small message's whole envelope, so that the message is its
+     * payload alone: (type code + 2, context, tag) packed into the library's tag range, never
+     * 0 (the tag of messages with a header). Returns 0 when the envelope does not fit: a tag
+     * or context too large, or a library whose tag range is too small.
+     */
+    private int compactTag(int tag, int context, int typeCode) {
+        if (tagBits == 0 || tag >>> tagBits != 0 || context >>> CONTEXT_BITS != 0 || typeCode < -1
+                || typeCode > (1 << TYPE_BITS) - 3) {
+            return 0;
+        }
+        return ((typeCode + 2) << (tagBits + CONTEXT_BITS)) | (context << tagBits) | tag;
+    }
+
     private static void header(MemorySegment h, int kind, int tag, int context, int typeCode, long bytes, int dataTag) {
         h.set(ValueLayout.JAVA_INT, 0, kind);
         h.set(ValueLayout.JAVA_INT, 4, tag);
@@ -284,17 +322,18 @@ public final class MpiDevice extends MatchingDevice {
     }
 
     /** Starts an MPI send of {@code bytes} at {@code buf}; {@code onDone} runs (under the lock) when it completes. */
-    private void startSend(MemorySegment buf, long bytes, int dest, int tag, boolean sync, Completion onDone) {
+    private void startSend(MemorySegment buf, long bytes, int dest, int tag, MemorySegment comm, boolean sync,
+                           Completion onDone) {
         MemorySegment req = requestSlot();
         int s = sync ? 1 : 0;
         check(sync ? "MPI_Issend" : "MPI_Isend",
-                invoke(() -> (int) lib.isend.invokeExact(buf, bytes, dest, tag, traffic, s, req)));
+                invoke(() -> (int) lib.isend.invokeExact(buf, bytes, dest, tag, comm, s, req)));
         pollOrQueue(new PendingOp(req, onDone));
     }
 
     private void startRecv(MemorySegment buf, long bytes, int source, int tag, Completion onDone) {
         MemorySegment req = requestSlot();
-        check("MPI_Irecv", invoke(() -> (int) lib.irecv.invokeExact(buf, bytes, source, tag, traffic, req)));
+        check("MPI_Irecv", invoke(() -> (int) lib.irecv.invokeExact(buf, bytes, source, tag, bulk, req)));
         pollOrQueue(new PendingOp(req, onDone));
     }
 
@@ -333,7 +372,28 @@ public final class MpiDevice extends MatchingDevice {
         mpi.lock();
         try {
             checkOpen();
-            if (eager && HEADER + n <= SMALL_SEND) {
+            int compact = eager ? compactTag(tag, context, typeCode) : 0;
+            if (compact != 0 && n <= SMALL_SEND) {
+                // the payload alone, its envelope in the MPI tag: what a C code sends, and for
+                // up to 8 bytes Open MPI's fastest shared-memory path
+                MemorySegment src = buffer;
+                if (!buffer.isNative() || n == 0) {
+                    src = smallSend;
+                    if (n > 0) {
+                        copy(buffer, 0, src, 0, n);
+                    }
+                }
+                MemorySegment from = src;
+                int rc = invoke(() -> (int) lib.send.invokeExact(from, n, dest, compact, traffic));
+                completeSend(send, rc, dest);
+            } else if (compact != 0) {
+                MemorySegment slot = eagerSlot();
+                MemorySegment.copy(buffer, 0, slot, 0, n);
+                startSend(slot, n, dest, compact, traffic, false, (src, err, bytes, cancelled) -> {
+                    eagerPool.push(slot);
+                    completeSend(send, err, dest);
+                });
+            } else if (eager && HEADER + n <= SMALL_SEND) {
                 MemorySegment slot = smallSend;
                 header(slot, EAGER, tag, context, typeCode, n, 0);
                 if (n > 0) {
@@ -348,7 +408,7 @@ public final class MpiDevice extends MatchingDevice {
                 if (n > 0) {
                     MemorySegment.copy(buffer, 0, slot, HEADER, n);
                 }
-                startSend(slot, HEADER + n, dest, HEADER_TAG, false, (src, err, bytes, cancelled) -> {
+                startSend(slot, HEADER + n, dest, HEADER_TAG, traffic, false, (src, err, bytes, cancelled) -> {
                     eagerPool.push(slot);
                     completeSend(send, err, dest);
                 });
@@ -356,7 +416,7 @@ public final class MpiDevice extends MatchingDevice {
                 int dataTag = 1 + (int) Integer.toUnsignedLong(nextDataTag.getAndIncrement(dest)) % dataTagSpan;
                 MemorySegment slot = eagerSlot();
                 header(slot, LARGE, tag, context, typeCode, n, dataTag);
-                startSend(slot, HEADER, dest, HEADER_TAG, false, (src, err, bytes, cancelled) -> eagerPool.push(slot));
+                startSend(slot, HEADER, dest, HEADER_TAG, traffic, false, (src, err, bytes, cancelled) -> eagerPool.push(slot));
                 MemorySegment payload = buffer;
                 MemorySegment staging = null;
                 if (!buffer.isNative() && n > 0) {
@@ -365,7 +425,7 @@ public final class MpiDevice extends MatchingDevice {
                     MemorySegment.copy(buffer, 0, payload, 0, n);
                 }
                 MemorySegment release = staging;
-                startSend(n == 0 ? MemorySegment.NULL : payload, n, dest, dataTag, synchronous,
+                startSend(n == 0 ? MemorySegment.NULL : payload, n, dest, dataTag, bulk, synchronous,
                         (src, err, bytes, cancelled) -> {
                             if (release != null) {
                                 stagingPool.give(release);
@@ -398,13 +458,29 @@ public final class MpiDevice extends MatchingDevice {
 
     @Override
     public boolean progress() {
+        return progress(null);
+    }
+
+    /**
+     * One poll: consumes completed ring receives (stopping as soon as {@code until}, if
+     * given, completes: the waiter returns without one more MPI_Test on its path), then
+     * tests the other requests in flight.
+     */
+    private boolean progress(DeviceRequest until) {
         if (closed || !mpi.tryLock()) {
             return false;
         }
         try {
             boolean any = false;
+            repostRing();
             while (testRingHead()) {
                 any = true;
+                if (until != null && until.isComplete()) {
+                    return true;
+                }
+                if (unposted >= RING / 2) {
+                    repostRing();
+                }
             }
             for (int i = 0; i < pending.size(); ) {
                 if (testOp(pending.get(i))) {
@@ -433,12 +509,26 @@ public final class MpiDevice extends MatchingDevice {
         int source = (int) status.getAtIndex(ValueLayout.JAVA_LONG, 0);
         int err = (int) status.getAtIndex(ValueLayout.JAVA_LONG, 2);
         ringHead = (i + 1) % RING;
+        unposted++;
         if (err != 0) {
             failure.report(rank, new TesseraException(ErrorClass.OTHER, "receiving a message header from rank " + source
                     + " failed: " + lib.errorText(err)));
             return false;
         }
         MemorySegment slot = ringSlots[i];
+        int mpiTag = (int) status.getAtIndex(ValueLayout.JAVA_LONG, 1);
+        if (mpiTag != HEADER_TAG) {
+            // a compact message: the payload alone, the envelope in the tag
+            int mask = (1 << tagBits) - 1;
+            Envelope env = new Envelope(source, mpiTag & mask, (mpiTag >>> tagBits) & ((1 << CONTEXT_BITS) - 1),
+                    status.getAtIndex(ValueLayout.JAVA_LONG, 4), (mpiTag >>> (tagBits + CONTEXT_BITS)) - 2);
+            MemorySegment payload = slot.asSlice(0, env.byteCount());
+            ReceiveRequest r = engine.arrive(env, () -> BufferedMessage.copyOf(env, payload));
+            if (r != null) {
+                r.accept(env, (dst, n) -> copy(payload, 0, dst, 0, n));
+            }
+            return true;
+        }
         int kind = slot.get(ValueLayout.JAVA_INT, 0);
         Envelope env = new Envelope(source, slot.get(ValueLayout.JAVA_INT, 4), slot.get(ValueLayout.JAVA_INT, 8),
                 slot.get(ValueLayout.JAVA_LONG, 16), slot.get(ValueLayout.JAVA_INT, 12));
@@ -455,8 +545,15 @@ public final class MpiDevice extends MatchingDevice {
                 m.deliverLocked(r);
             }
         }
-        postRing(i);
         return true;
+    }
+
+    /** Re-posts the consumed ring slots, oldest first (so MPI fills the ring in order); caller holds the lock. */
+    private void repostRing() {
+        while (unposted > 0) {
+            postRing(Math.floorMod(ringHead - unposted, RING));
+            unposted--;
+        }
     }
 
     /** A large or synchronous message whose payload waits in MPI on its own tag until a receive matches. */
@@ -521,7 +618,7 @@ public final class MpiDevice extends MatchingDevice {
         }
         int idleCount = 0;
         while (!request.isComplete()) {
-            if (progress()) {
+            if (progress(request)) {
                 idleCount = 0;
                 continue;
             }
@@ -559,6 +656,7 @@ public final class MpiDevice extends MatchingDevice {
             if (closed) {
                 return;
             }
+            repostRing(); // every slot posted: each is cancelled and completed below
             for (int i = 0; i < RING; i++) {
                 MemorySegment req = ringRequests[i];
                 invoke(() -> (int) lib.cancel.invokeExact(req));
@@ -574,6 +672,7 @@ public final class MpiDevice extends MatchingDevice {
                 collectives.free();
             }
             invoke(() -> (int) lib.commFree.invokeExact(traffic));
+            invoke(() -> (int) lib.commFree.invokeExact(bulk));
             invoke(() -> (int) lib.finalizeMpi.invokeExact());
             stagingPool.clear(); // buffers of requests still in flight after the deadline are left alone
         } finally {
