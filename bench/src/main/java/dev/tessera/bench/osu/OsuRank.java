@@ -103,21 +103,36 @@ public final class OsuRank {
     }
 
     /**
-     * A short pass over every size before any is measured, with pauses for the JIT: each
-     * protocol of the device (eager, rendezvous, single copy...) gets compiled before its
-     * first size is timed, not only the first size's path. (It does not explain all of the
-     * first tcp rendezvous size's slowness: 128 KiB stays bimodal with it.)
+     * A pass over every size before any is measured, with pauses for the JIT, so that each
+     * protocol of the device (eager, rendezvous, single copy...) runs compiled by C2 before
+     * its first size is timed, not only the first size's path. The first round keeps each
+     * size going until it has moved {@value #PREWARM_MESSAGES} messages (C2 compiles a
+     * method after about ten thousand calls) or spent {@value #PREWARM_SECONDS} s; two
+     * short rounds follow. Without it the tcp device's first rendezvous size (128 KiB) was
+     * timed while its path was still being compiled: 1.0-2.5 GB/s with a slow tail, 5.0 GB/s
+     * once compiled.
      */
     private static void prewarm(Comm world, Suite suite, int[] sizes, int iters, int window) {
         for (int round = 0; round < 3; round++) {
             for (int size : sizes) {
                 Kernel k = kernel(world, suite, size, window);
-                world.barrier();
-                k.body().accept(Math.max(1, Sizes.itersFor(size, iters) / 8));
-                pause();
+                int n = Math.max(1, Sizes.itersFor(size, iters) / 8);
+                long messages = 0;
+                double spent = 0; // the same on every rank: a sum of allreduced values
+                do {
+                    world.barrier();
+                    long start = System.nanoTime();
+                    k.body().accept(n);
+                    spent += world.allreduce((System.nanoTime() - start) / 1e9, Op.MAX);
+                    messages += (long) n * k.timeDivisor();
+                    pause();
+                } while (round == 0 && messages < PREWARM_MESSAGES && spent < PREWARM_SECONDS);
             }
         }
     }
+
+    private static final long PREWARM_MESSAGES = 20_000;
+    private static final double PREWARM_SECONDS = 0.5;
 
     private static void pause() {
         try {

@@ -34,6 +34,18 @@ final class PeerConnection {
     }
 
     private static final Outgoing STOP = new Outgoing(null, null, null);
+    private static final System.Logger LOG = System.getLogger("dev.tessera.device.tcp");
+
+    /**
+     * Congestion control for the device's connections (-Dtessera.tcp.congestion, or
+     * TESSERA_TCP_CONGESTION; "system" keeps the kernel's default). Default cubic: with BBR,
+     * which some cloud images make the default, the device's loopback streams of 64-256 KiB
+     * messages ran at 1.2-1.5 GB/s instead of 4-6 (BBR paces, and after the spurious
+     * retransmissions a fully loaded 2-core host causes, its rate estimate collapses); Linux's
+     * usual default, cubic, is what cluster networks are tuned for.
+     */
+    static final String CONGESTION = System.getProperty("tessera.tcp.congestion",
+            System.getenv().getOrDefault("TESSERA_TCP_CONGESTION", "cubic")).trim();
 
     /** Size of the input buffer: a header and an eager payload usually arrive with one read. */
     static final int INPUT_BYTES = 64 * 1024 + 2 * Frame.HEADER_BYTES;
@@ -79,6 +91,13 @@ final class PeerConnection {
     SocketChannel start() throws IOException {
         channel.configureBlocking(false);
         raw = RawSocket.of(channel);
+        if (raw != null && !CONGESTION.isEmpty() && !CONGESTION.equals("system")) {
+            String now = raw.congestionControl(CONGESTION);
+            if (!now.equals(CONGESTION)) {
+                LOG.log(System.Logger.Level.DEBUG, "connection to rank " + peer + ": congestion control " + CONGESTION
+                        + " refused, using " + now);
+            }
+        }
         readSelector = Selector.open();
         channel.register(readSelector, SelectionKey.OP_READ);
         writeSelector = Selector.open();
@@ -115,7 +134,9 @@ final class PeerConnection {
         enqueue(frame);
     }
 
+    static final java.util.concurrent.atomic.AtomicLongArray DBG = new java.util.concurrent.atomic.AtomicLongArray(8);
     private void enqueue(Outgoing frame) {
+        DBG.incrementAndGet(0);
         queued.incrementAndGet();
         queue.add(frame);
     }
@@ -202,6 +223,7 @@ final class PeerConnection {
             return;
         }
         device.pumpAll();
+        DBG.incrementAndGet(3);
         writeSelector.selectedKeys().clear();
         writeSelector.select(10);
     }
@@ -409,11 +431,13 @@ final class PeerConnection {
             return;
         }
         device.failure().check();
+        DBG.incrementAndGet(4);
         readSelector.selectedKeys().clear();
         readSelector.select(10);
     }
 
     void close() {
+        System.err.println("DBG peer " + peer + " enqueued=" + DBG.get(0) + " progressPumps=" + DBG.get(1) + " progressFrames=" + DBG.get(2) + " waitWritableSelect=" + DBG.get(3) + " waitReadableSelect=" + DBG.get(4));
         if (raw != null) {
             raw.close(); // no raw read or write on the descriptor once the channel has closed it
         }

@@ -50,6 +50,10 @@ final class RawSocket {
     private static final MethodHandle WRITE;
     private static final MethodHandle GETSOCKNAME;
     private static final MethodHandle GETPEERNAME;
+    private static final MethodHandle SETSOCKOPT;
+    private static final MethodHandle GETSOCKOPT;
+    private static final int IPPROTO_TCP = 6;
+    private static final int TCP_CONGESTION = 13;
     private static final VarHandle ERRNO;
     private static final long STATE_BYTES;
     private static final boolean AVAILABLE;
@@ -59,6 +63,8 @@ final class RawSocket {
         MethodHandle write = null;
         MethodHandle sockName = null;
         MethodHandle peerName = null;
+        MethodHandle setOpt = null;
+        MethodHandle getOpt = null;
         VarHandle errno = null;
         long stateBytes = 0;
         boolean ok = false;
@@ -79,6 +85,12 @@ final class RawSocket {
                         ValueLayout.ADDRESS, ValueLayout.ADDRESS);
                 sockName = linker.downcallHandle(linker.defaultLookup().find("getsockname").orElseThrow(), name);
                 peerName = linker.downcallHandle(linker.defaultLookup().find("getpeername").orElseThrow(), name);
+                setOpt = linker.downcallHandle(linker.defaultLookup().find("setsockopt").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+                getOpt = linker.downcallHandle(linker.defaultLookup().find("getsockopt").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
                 ok = true;
             }
         } catch (RuntimeException | LinkageError e) {
@@ -88,6 +100,8 @@ final class RawSocket {
         WRITE = write;
         GETSOCKNAME = sockName;
         GETPEERNAME = peerName;
+        SETSOCKOPT = setOpt;
+        GETSOCKOPT = getOpt;
         ERRNO = errno;
         STATE_BYTES = stateBytes;
         AVAILABLE = ok;
@@ -190,6 +204,27 @@ final class RawSocket {
             }
         }
         return ip[10] == (byte) 0xff && ip[11] == (byte) 0xff;
+    }
+
+    /**
+     * Sets the connection's congestion control algorithm (TCP_CONGESTION, e.g. "cubic")
+     * and returns the one in effect afterwards: the requested one, or the kernel's default
+     * where the request was refused (an algorithm the kernel lacks or does not allow).
+     */
+    String congestionControl(String algorithm) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment name = arena.allocateFrom(algorithm);
+            int rc = (int) SETSOCKOPT.invokeExact(fd, IPPROTO_TCP, TCP_CONGESTION, name, algorithm.length());
+            MemorySegment now = arena.allocate(32);
+            MemorySegment len = arena.allocate(ValueLayout.JAVA_INT);
+            len.set(ValueLayout.JAVA_INT, 0, 32);
+            if ((int) GETSOCKOPT.invokeExact(fd, IPPROTO_TCP, TCP_CONGESTION, now, len) != 0) {
+                return rc == 0 ? algorithm : "unknown";
+            }
+            return now.getString(0);
+        } catch (Throwable t) {
+            return "unknown";
+        }
     }
 
     /**

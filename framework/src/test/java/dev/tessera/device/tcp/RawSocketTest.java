@@ -1,6 +1,8 @@
 package dev.tessera.device.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -58,6 +60,24 @@ class RawSocketTest {
                     Thread.onSpinWait();
                 }
             });
+        }
+    }
+
+    /** The device picks its connections' congestion control; a refused choice leaves the kernel's default. */
+    @Test
+    void setsTheCongestionControlOrKeepsTheDefault() throws Exception {
+        assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "raw descriptors are used on Linux only");
+        try (ServerSocketChannel server = ServerSocketChannel.open()
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+             SocketChannel a = SocketChannel.open(server.getLocalAddress());
+             SocketChannel b = server.accept()) {
+            RawSocket ra = RawSocket.of(a);
+            assertNotNull(ra, "the client's descriptor is found");
+            assertEquals("reno", ra.congestionControl("reno"), "reno is built into every Linux kernel");
+            String fallback = ra.congestionControl("no-such-algorithm");
+            assertNotEquals("no-such-algorithm", fallback);
+            assertEquals("reno", fallback, "a refused request leaves the algorithm in effect");
+            ra.close();
         }
     }
 }
