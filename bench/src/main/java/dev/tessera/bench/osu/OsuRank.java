@@ -107,32 +107,40 @@ public final class OsuRank {
      * protocol of the device (eager, rendezvous, single copy...) runs compiled by C2 before
      * its first size is timed, not only the first size's path. The first round keeps each
      * size going until it has moved {@value #PREWARM_MESSAGES} messages (C2 compiles a
-     * method after about ten thousand calls) or spent {@value #PREWARM_SECONDS} s; two
-     * short rounds follow. Without it the tcp device's first rendezvous size (128 KiB) was
-     * timed while its path was still being compiled: 1.0-2.5 GB/s with a slow tail, 5.0 GB/s
-     * once compiled.
+     * method after about ten thousand calls) or spent {@value #PREWARM_SECONDS} s, pausing
+     * every eighth batch; two short rounds follow, pausing after every batch. Without it the
+     * tcp device's first rendezvous size (128 KiB) was timed while its path was still being
+     * compiled: 1.0-2.5 GB/s with a slow tail, 4-5 GB/s once compiled.
      */
     private static void prewarm(Comm world, Suite suite, int[] sizes, int iters, int window) {
         for (int round = 0; round < 3; round++) {
             for (int size : sizes) {
                 Kernel k = kernel(world, suite, size, window);
                 int n = Math.max(1, Sizes.itersFor(size, iters) / 8);
+                long perOp = k.bytesPerOp() > 0 ? Math.max(1, k.bytesPerOp() / Math.max(1, size)) : k.timeDivisor();
                 long messages = 0;
-                double spent = 0; // the same on every rank: a sum of allreduced values
-                do {
+                long start = System.nanoTime();
+                for (int batch = 1; ; batch++) {
                     world.barrier();
-                    long start = System.nanoTime();
                     k.body().accept(n);
-                    spent += world.allreduce((System.nanoTime() - start) / 1e9, Op.MAX);
-                    messages += (long) n * k.timeDivisor();
-                    pause();
-                } while (round == 0 && messages < PREWARM_MESSAGES && spent < PREWARM_SECONDS);
+                    messages += n * perOp;
+                    if (round > 0 || batch % 8 == 0) {
+                        pause();
+                    }
+                    if (round > 0 || messages >= PREWARM_MESSAGES) {
+                        break;
+                    }
+                    // the same decision on every rank: the slowest rank's elapsed time
+                    if (world.allreduce((System.nanoTime() - start) / 1e9, Op.MAX) >= PREWARM_SECONDS) {
+                        break;
+                    }
+                }
             }
         }
     }
 
     private static final long PREWARM_MESSAGES = 20_000;
-    private static final double PREWARM_SECONDS = 0.5;
+    private static final double PREWARM_SECONDS = 1.0;
 
     private static void pause() {
         try {
