@@ -134,9 +134,7 @@ final class PeerConnection {
         enqueue(frame);
     }
 
-    static final java.util.concurrent.atomic.AtomicLongArray DBG = new java.util.concurrent.atomic.AtomicLongArray(8);
     private void enqueue(Outgoing frame) {
-        DBG.incrementAndGet(0);
         queued.incrementAndGet();
         queue.add(frame);
     }
@@ -223,7 +221,6 @@ final class PeerConnection {
             return;
         }
         device.pumpAll();
-        DBG.incrementAndGet(3);
         writeSelector.selectedKeys().clear();
         writeSelector.select(10);
     }
@@ -431,13 +428,11 @@ final class PeerConnection {
             return;
         }
         device.failure().check();
-        DBG.incrementAndGet(4);
         readSelector.selectedKeys().clear();
         readSelector.select(10);
     }
 
     void close() {
-        System.err.println("DBG peer " + peer + " enqueued=" + DBG.get(0) + " progressPumps=" + DBG.get(1) + " progressFrames=" + DBG.get(2) + " waitWritableSelect=" + DBG.get(3) + " waitReadableSelect=" + DBG.get(4));
         if (raw != null) {
             raw.close(); // no raw read or write on the descriptor once the channel has closed it
         }

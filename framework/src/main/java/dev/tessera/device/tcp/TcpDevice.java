@@ -313,10 +313,7 @@ public final class TcpDevice extends MatchingDevice {
                 }
                 int ready = selector.select(1000);
                 selector.selectedKeys().clear();
-                PeerConnection.DBG.incrementAndGet(1);
-                boolean got = pumpAll();
-                if (got) PeerConnection.DBG.incrementAndGet(2);
-                if (!got && ready > 0) {
+                if (!pumpAll() && ready > 0) {
                     // another thread holds the input: let it work
                     LockSupport.parkNanos(100_000);
                 }

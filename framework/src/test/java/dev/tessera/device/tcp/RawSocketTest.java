@@ -22,13 +22,29 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class RawSocketTest {
 
+    /** Both ends of a loopback TCP connection (Linux only: raw descriptors are used there only). */
+    private record Pair(ServerSocketChannel server, SocketChannel a, SocketChannel b) implements AutoCloseable {
+        static Pair open() throws java.io.IOException {
+            assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "raw descriptors are used on Linux only");
+            ServerSocketChannel server = ServerSocketChannel.open()
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            SocketChannel a = SocketChannel.open(server.getLocalAddress());
+            return new Pair(server, a, server.accept());
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            b.close();
+            a.close();
+            server.close();
+        }
+    }
+
     @Test
     void movesHeapArraysBothWaysAndSeesTheEndOfTheStream() throws Exception {
-        assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "raw descriptors are used on Linux only");
-        try (ServerSocketChannel server = ServerSocketChannel.open()
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-             SocketChannel a = SocketChannel.open(server.getLocalAddress());
-             SocketChannel b = server.accept()) {
+        try (Pair pair = Pair.open()) {
+            SocketChannel a = pair.a();
+            SocketChannel b = pair.b();
             a.configureBlocking(false);
             b.configureBlocking(false);
             RawSocket ra = RawSocket.of(a);
@@ -66,12 +82,8 @@ class RawSocketTest {
     /** The device picks its connections' congestion control; a refused choice leaves the kernel's default. */
     @Test
     void setsTheCongestionControlOrKeepsTheDefault() throws Exception {
-        assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "raw descriptors are used on Linux only");
-        try (ServerSocketChannel server = ServerSocketChannel.open()
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-             SocketChannel a = SocketChannel.open(server.getLocalAddress());
-             SocketChannel b = server.accept()) {
-            RawSocket ra = RawSocket.of(a);
+        try (Pair pair = Pair.open()) {
+            RawSocket ra = RawSocket.of(pair.a());
             assertNotNull(ra, "the client's descriptor is found");
             assertEquals("reno", ra.congestionControl("reno"), "reno is built into every Linux kernel");
             String fallback = ra.congestionControl("no-such-algorithm");
