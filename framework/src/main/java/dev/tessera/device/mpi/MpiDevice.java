@@ -31,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>eager (standard sends up to {@link #eagerLimit()}): one MPI message. When the
  *       envelope fits in the library's tag range (tags below 2^20, contexts below 128 with
- *       Open MPI's and MPICH's ranges) it travels in the MPI tag and the message is the
+ *       Open MPI's MPI_TAG_UB of 2^31 - 1) it travels in the MPI tag and the message is the
  *       payload alone, as a C code would send it (up to 8 bytes, Open MPI's shared-memory
  *       transport then uses its fastest path); else on tag 0 as a 32-byte header followed
  *       by the payload. The receiver keeps {@value #RING} receives (any source, any tag)
