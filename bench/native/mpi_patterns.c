@@ -13,7 +13,7 @@
  *            irecv    one MPI_Irecv per message, MPI_Test until it completes
  *   BYTES    message size (the device sends a 32-byte header in front of the payload)
  *   SOURCE   any (MPI_ANY_SOURCE, as the device's ring) or peer
- *   THREAD_LEVEL  single, serialized or multiple (MPI_Init_thread)
+ *   THREAD_LEVEL  single, funneled, serialized or multiple (MPI_Init_thread)
  * Receives are posted for 16 KiB + 64 bytes, the size of the device's ring slots.
  */
 #include <mpi.h>
@@ -28,13 +28,14 @@ static char slots[RING][SLOT];
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: mpi_patterns recv|ring|iprobe|improbe|irecv BYTES any|peer single|serialized|multiple\n");
+        fprintf(stderr, "usage: mpi_patterns recv|ring|iprobe|improbe|irecv BYTES any|peer single|funneled|serialized|multiple\n");
         return 2;
     }
     const char *pattern = argv[1];
     int bytes = atoi(argv[2]);
     int level = strcmp(argv[4], "multiple") == 0 ? MPI_THREAD_MULTIPLE
-              : strcmp(argv[4], "serialized") == 0 ? MPI_THREAD_SERIALIZED : MPI_THREAD_SINGLE;
+              : strcmp(argv[4], "serialized") == 0 ? MPI_THREAD_SERIALIZED
+              : strcmp(argv[4], "funneled") == 0 ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE;
     int provided, rank, size;
     MPI_Init_thread(&argc, &argv, level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

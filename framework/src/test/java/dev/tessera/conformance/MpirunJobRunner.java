@@ -103,6 +103,25 @@ public final class MpirunJobRunner implements JobRunner {
             try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(file))) {
                 out.writeObject(body);
             }
+            List<String> args = new ArrayList<>(List.of(file.toString()));
+            args.addAll(extraArgs);
+            return launchMain(ranks, ProcessRankCase.class.getName(), args, env);
+        } catch (IOException e) {
+            throw new AssertionError("cannot write the rank case of an mpirun job", e);
+        } finally {
+            if (file != null) {
+                file.toFile().delete();
+            }
+        }
+    }
+
+    /**
+     * Launches {@code mainClass} (on the test class path) as every rank of an mpirun job on
+     * the mpi device and returns its outcome without judging it.
+     */
+    public ProcessJobRunner.Result launchMain(int ranks, String mainClass, List<String> args,
+                                              java.util.Map<String, String> env) {
+        try {
             String java = ProcessHandle.current().info().command().orElse("java");
             java.util.Map<String, String> vars = new java.util.LinkedHashMap<>();
             vars.put("TESSERA_DEVICE", "mpi");
@@ -118,9 +137,8 @@ public final class MpirunJobRunner implements JobRunner {
                 vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
             }
             cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                    "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ProcessRankCase.class.getName(),
-                    file.toString()));
-            cmd.addAll(extraArgs);
+                    "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
+            cmd.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
             pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
             pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
@@ -145,10 +163,6 @@ public final class MpirunJobRunner implements JobRunner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
-        } finally {
-            if (file != null) {
-                file.toFile().delete();
-            }
         }
     }
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.tessera.TesseraException;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
+import dev.tessera.comm.Op;
 import dev.tessera.comm.Request;
 import dev.tessera.conformance.MpirunJobRunner;
 import dev.tessera.conformance.ProcessJobRunner;
@@ -30,8 +31,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The mpi device's own traps, beyond the conformance suite: the JVM's signal handling
- * after MPI_Init, finalizing with requests pending, a rank that throws, native segments
- * going straight through, and a missing library.
+ * after MPI_Init, finalizing with requests pending or on another thread than MPI_Init's, a
+ * rank that throws, native segments going straight through, and a missing library.
  */
 @Timeout(120)
 class MpiDeviceTest {
@@ -91,6 +92,48 @@ class MpiDeviceTest {
                 throw new AssertionError("a receive nobody sent to completed");
             }
         });
+    }
+
+    /**
+     * MPI expects MPI_Finalize on the thread that called MPI_Init. A program that never
+     * closes its runtime is finalized by the shutdown hook's thread; one that initialises on
+     * a thread of its own closes from main. Both jobs must end cleanly: every rank's result
+     * printed, exit status 0 (Open MPI fails a job whose processes exit without finalizing).
+     */
+    @Test
+    void finalizeOnAnotherThreadThanInitEndsTheJobCleanly() {
+        for (String mode : List.of("hook", "thread")) {
+            ProcessJobRunner.Result r = MPI.launchMain(2, FinalizeElsewhere.class.getName(), List.of(mode), Map.of());
+            assertEquals(0, r.status(), mode + ": " + r.output());
+            for (int rank = 0; rank < 2; rank++) {
+                assertTrue(r.output().contains(mode + ": rank " + rank + " of 2, sum 3"), mode + ": " + r.output());
+            }
+            assertFalse(r.output().contains("\tat "), mode + ", no stack trace: " + r.output());
+        }
+    }
+
+    /** A rank that finalizes MPI elsewhere than where it initialised it (see the test above). */
+    public static final class FinalizeElsewhere {
+        public static void main(String[] args) throws InterruptedException {
+            if (args[0].equals("hook")) {
+                report(args[0], dev.tessera.runtime.Tessera.init(new String[0])); // never closed
+                return;
+            }
+            dev.tessera.runtime.Runtime[] rt = new dev.tessera.runtime.Runtime[1];
+            Thread init = Thread.ofPlatform().name("initialiser").start(() -> {
+                rt[0] = dev.tessera.runtime.Tessera.init(new String[0]);
+                report(args[0], rt[0]);
+            });
+            init.join();
+            rt[0].close();
+        }
+
+        private static void report(String mode, dev.tessera.runtime.Runtime rt) {
+            Comm world = rt.world();
+            int[] sum = new int[1];
+            world.allreduce(Buffer.of(new int[] {world.rank() + 1}), Buffer.of(sum), Op.SUM);
+            System.out.println(mode + ": rank " + world.rank() + " of " + world.size() + ", sum " + sum[0]);
+        }
     }
 
     @Test
