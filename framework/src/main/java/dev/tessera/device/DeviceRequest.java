@@ -1,28 +1,43 @@
 package dev.tessera.device;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * A send or receive operation in flight on a device, and its completion status.
  *
- * <p>Completion protocol: the completer fills the status fields, then writes the volatile
- * {@code complete} flag (release), then reads {@code waiter} and unparks it. A waiter
- * publishes itself in {@code waiter} (volatile) before re-checking {@code complete}. Both
+ * <p>Completion protocol: the completer fills the status fields, then swaps the volatile
+ * {@code state} to {@code DONE} in one atomic exchange (release; it also takes the
+ * callbacks registered so far), then reads {@code waiter} and unparks it. A waiter
+ * publishes itself in {@code waiter} (volatile) before re-checking {@code state}. Both
  * sides write one volatile and then read the other, so at least one of them sees the
  * other's write: the waiter either sees completion or gets unparked. Status fields are
- * plain: they are read only after {@code complete} has been seen true (acquire).
+ * plain: they are read only after {@code state} has been seen {@code DONE} (acquire).
+ * Completing costs one atomic instruction and no lock: it is on every message's path.
  */
 public class DeviceRequest {
 
     /** Kind of operation, for error messages and cancel. */
     public enum Kind { SEND, RECEIVE }
 
+    /** {@code state} once the request has completed. */
+    private static final Object DONE = new Object();
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(DeviceRequest.class, "state", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Kind kind;
-    private volatile boolean complete;
+    /** null while pending without callbacks, a Runnable or Runnable[] of callbacks, or DONE. */
+    private volatile Object state;
     private volatile Thread waiter;
-    private List<Runnable> onComplete;
 
     // Status, valid once complete.
     private int source;
@@ -41,7 +56,7 @@ public class DeviceRequest {
     }
 
     public final boolean isComplete() {
-        return complete;
+        return state == DONE;
     }
 
     /** Completes the request with the given status; wakes a parked waiter. Idempotent only once. */
@@ -66,18 +81,15 @@ public class DeviceRequest {
     }
 
     private void finish() {
-        List<Runnable> callbacks;
-        synchronized (this) {
-            complete = true;
-            callbacks = onComplete;
-            onComplete = null;
-        }
+        Object callbacks = STATE.getAndSet(this, DONE);
         Thread t = waiter;
         if (t != null) {
             LockSupport.unpark(t);
         }
-        if (callbacks != null) {
-            for (Runnable r : callbacks) {
+        if (callbacks instanceof Runnable r) {
+            r.run();
+        } else if (callbacks instanceof Runnable[] all) {
+            for (Runnable r : all) {
                 r.run();
             }
         }
@@ -88,16 +100,26 @@ public class DeviceRequest {
      * has, else on the completing thread. Actions must be short and must not block.
      */
     public final void whenComplete(Runnable action) {
-        synchronized (this) {
-            if (!complete) {
-                if (onComplete == null) {
-                    onComplete = new ArrayList<>(2);
-                }
-                onComplete.add(action);
+        for (;;) {
+            Object current = state;
+            if (current == DONE) {
+                action.run();
+                return;
+            }
+            Object next;
+            if (current == null) {
+                next = action;
+            } else if (current instanceof Runnable[] all) {
+                Runnable[] more = Arrays.copyOf(all, all.length + 1);
+                more[all.length] = action;
+                next = more;
+            } else {
+                next = new Runnable[] {(Runnable) current, action};
+            }
+            if (STATE.compareAndSet(this, current, next)) {
                 return;
             }
         }
-        action.run();
     }
 
     /** Registers the current thread as the one to unpark on completion. */
