@@ -11,6 +11,9 @@
  *            iprobe   MPI_Iprobe until a message is there, then MPI_Recv
  *            improbe  MPI_Improbe until a message is there, then MPI_Mrecv
  *            irecv    one MPI_Irecv per message, MPI_Test until it completes
+ *            allreduce  not a ping-pong: MPI_Allreduce of one double, in place, on both
+ *                     ranks (what the mpi device's native collectives call); the time
+ *                     printed is per allreduce (BYTES and SOURCE are ignored)
  *   BYTES    message size (the device sends a 32-byte header in front of the payload)
  *   SOURCE   any (MPI_ANY_SOURCE, as the device's ring) or peer
  *   THREAD_LEVEL  single, funneled, serialized or multiple (MPI_Init_thread)
@@ -28,7 +31,7 @@ static char slots[RING][SLOT];
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: mpi_patterns recv|ring|iprobe|improbe|irecv BYTES any|peer single|funneled|serialized|multiple\n");
+        fprintf(stderr, "usage: mpi_patterns recv|ring|iprobe|improbe|irecv|allreduce BYTES any|peer single|funneled|serialized|multiple\n");
         return 2;
     }
     const char *pattern = argv[1];
@@ -53,8 +56,10 @@ int main(int argc, char **argv) {
     memset(slots, 'b', sizeof slots);
     MPI_Request ring[RING];
     int head = 0;
+    double sum = 0.0;
     int mode = strcmp(pattern, "recv") == 0 ? 0 : strcmp(pattern, "ring") == 0 ? 1 : strcmp(pattern, "iprobe") == 0 ? 2
-             : strcmp(pattern, "improbe") == 0 ? 3 : strcmp(pattern, "irecv") == 0 ? 4 : -1;
+             : strcmp(pattern, "improbe") == 0 ? 3 : strcmp(pattern, "irecv") == 0 ? 4
+             : strcmp(pattern, "allreduce") == 0 ? 5 : -1;
     if (mode < 0) {
         if (rank == 0) fprintf(stderr, "mpi_patterns: unknown pattern %s\n", pattern);
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -69,6 +74,10 @@ int main(int argc, char **argv) {
         double t0 = MPI_Wtime();
         for (int it = 0; it < iters; it++) {
             for (int turn = 0; turn < 2; turn++) {
+                if (mode == 5) {
+                    MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+                    continue;
+                }
                 if ((turn == 0) == (rank == 0)) {
                     MPI_Send(out, bytes, MPI_BYTE, peer, 0, comm);
                     continue;

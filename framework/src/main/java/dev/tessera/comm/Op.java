@@ -127,8 +127,12 @@ public final class Op {
         return name;
     }
 
-    /** Checks that this operation is defined for {@code type}; throws a clear error if not. */
-    void validate(Datatype type, int count, String where) {
+    /**
+     * Checks that this operation is defined for {@code type}; throws a clear error, naming
+     * the rank and {@code call}, if not. The message is built only then: this runs on every
+     * reduction.
+     */
+    void validate(Datatype type, int count, Comm comm, String call) {
         boolean ok = switch (kind) {
             case USER -> type != Datatype.OBJECT;
             case SUM, PROD, MIN, MAX -> type != Datatype.BOOLEAN && type != Datatype.OBJECT;
@@ -138,10 +142,12 @@ public final class Op {
             case MINLOC, MAXLOC -> type != Datatype.BOOLEAN && type != Datatype.OBJECT && type != Datatype.CHAR;
         };
         if (!ok) {
-            throw new TesseraException(ErrorClass.OP, where + ": operation " + name + " is not defined for " + type + " elements");
+            throw new TesseraException(ErrorClass.OP, comm.where(call) + ": operation " + name + " is not defined for "
+                    + type + " elements");
         }
         if ((kind == Kind.MINLOC || kind == Kind.MAXLOC) && count % 2 != 0) {
-            throw new TesseraException(ErrorClass.COUNT, where + ": " + name + " needs (value, index) pairs; count " + count + " is odd");
+            throw new TesseraException(ErrorClass.COUNT, comm.where(call) + ": " + name + " needs (value, index) pairs; count "
+                    + count + " is odd");
         }
     }
 

@@ -32,7 +32,7 @@ final class Reductions {
         } else {
             work.sendSegment();
         }
-        op.validate(work.type(), work.count(), comm.where(call));
+        op.validate(work.type(), work.count(), comm, call);
         return data;
     }
 

@@ -6,28 +6,38 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Not a test: a program for bench/mpi-latency-breakdown.sh that measures what the JVM's
- * downcalls add to the mpi device's small-message latency, without any Tessera code. Two
- * ranks under mpirun ping-pong 8 bytes through the device's C shim, with the device's
- * receive pattern (32 pre-posted wildcard receives on a duplicate of MPI_COMM_WORLD, the
- * oldest tested until it completes, then re-posted; MPI_Send out), MPI initialised at the
- * thread level given (single, funneled, serialized, multiple). Rank 0 prints half a round
- * trip in microseconds, the best of 10 timed repeats of 200000 round trips after 2 warm-up
- * repeats. Usage: {@code MpiLatencyProbe ffm LEVEL}.
+ * downcalls add to the mpi device's small-message costs, without any Tessera code: two
+ * ranks under mpirun call the device's C shim through FFM, MPI initialised at the thread
+ * level given (single, funneled, serialized, multiple), on a duplicate of MPI_COMM_WORLD.
+ * <ul>
+ *   <li>{@code ring LEVEL}: 8-byte ping-pong with the device's receive pattern (32
+ *       pre-posted wildcard receives, the oldest tested until it completes, then
+ *       re-posted; MPI_Send out). Prints half a round trip.</li>
+ *   <li>{@code allreduce LEVEL}: MPI_Allreduce of one double in place, as the device's
+ *       native collectives call it (a downcall that may block, so not a critical one).
+ *       Prints the time per call.</li>
+ * </ul>
+ * Rank 0 prints microseconds, the best of 10 timed repeats of 200000 operations after 2
+ * warm-up repeats. Usage: {@code MpiLatencyProbe ring|allreduce LEVEL}.
  */
 public final class MpiLatencyProbe {
 
     private static final int ROUND_TRIPS = 200_000;
     private static final int RING = 32;
     private static final long SLOT = 16 * 1024 + 64;
+    /** Tessera's type and op codes, as the shim reads them (Datatype.DOUBLE, Op.SUM). */
+    private static final int DOUBLE = 7;
+    private static final int SUM = 0;
 
     private MpiLatencyProbe() {
     }
 
     public static void main(String[] args) throws Throwable {
-        double best = switch (args.length > 0 ? args[0] : "") {
-            case "ffm" -> ffm(level(args.length > 1 ? args[1] : "multiple"));
-            default -> throw new IllegalArgumentException("usage: MpiLatencyProbe ffm single|funneled|serialized|multiple");
-        };
+        String what = args.length > 0 ? args[0] : "";
+        if (!what.equals("ring") && !what.equals("allreduce")) {
+            throw new IllegalArgumentException("usage: MpiLatencyProbe ring|allreduce single|funneled|serialized|multiple");
+        }
+        double best = run(what.equals("ring"), level(args.length > 1 ? args[1] : "multiple"));
         if (best >= 0) {
             System.out.printf("%s %.3f us%n", String.join(" ", args), best);
         }
@@ -43,8 +53,8 @@ public final class MpiLatencyProbe {
         };
     }
 
-    /** Best half round trip in us on rank 0, -1 elsewhere. */
-    private static double ffm(int level) throws Throwable {
+    /** Best time per operation (half round trip, or allreduce) in us on rank 0, -1 elsewhere. */
+    private static double run(boolean ring, int level) throws Throwable {
         MpiLibrary lib = MpiLibrary.load();
         Arena arena = Arena.ofShared();
         MemorySegment ints = arena.allocate(ValueLayout.JAVA_INT, 3);
@@ -66,7 +76,7 @@ public final class MpiLatencyProbe {
             requests[i] = arena.allocate(lib.requestSize, 8);
             check((int) lib.irecv.invokeExact(slots[i], SLOT, lib.anySource, lib.anyTag, comm, requests[i]));
         }
-        MemorySegment out = arena.allocate(8, 8);
+        MemorySegment out = arena.allocate(8, 8).fill((byte) 0);
         MemorySegment flag = arena.allocate(8 + 8 * 8, 8);
         MemorySegment status = flag.asSlice(8);
         int[] head = {0};
@@ -74,9 +84,13 @@ public final class MpiLatencyProbe {
         for (int rep = 0; rep < 12; rep++) {
             long t0 = System.nanoTime();
             for (int k = 0; k < ROUND_TRIPS / 1000; k++) {
-                ffmRound(lib, rank, comm, out, slots, requests, flag, status, head);
+                if (ring) {
+                    ringRound(lib, rank, comm, out, slots, requests, flag, status, head);
+                } else {
+                    allreduceRound(lib, comm, out);
+                }
             }
-            double t = (System.nanoTime() - t0) / 1e3 / ROUND_TRIPS / 2;
+            double t = (System.nanoTime() - t0) / 1e3 / ROUND_TRIPS / (ring ? 2 : 1);
             if (rep >= 2) {
                 best = Math.min(best, t);
             }
@@ -92,7 +106,13 @@ public final class MpiLatencyProbe {
         return rank == 0 ? best : -1;
     }
 
-    private static void ffmRound(MpiLibrary lib, int rank, MemorySegment comm, MemorySegment out, MemorySegment[] slots,
+    private static void allreduceRound(MpiLibrary lib, MemorySegment comm, MemorySegment value) throws Throwable {
+        for (int i = 0; i < 1000; i++) {
+            check((int) lib.allreduce.invokeExact(MemorySegment.NULL, value, 1L, DOUBLE, SUM, comm));
+        }
+    }
+
+    private static void ringRound(MpiLibrary lib, int rank, MemorySegment comm, MemorySegment out, MemorySegment[] slots,
                                  MemorySegment[] requests, MemorySegment flag, MemorySegment status, int[] head)
             throws Throwable {
         for (int i = 0; i < 1000; i++) {
