@@ -86,7 +86,14 @@ public final class MpiDevice extends MatchingDevice {
     private final String grantedLevel;
     /** Serializes MPI calls and the device's queues. */
     private final ReentrantLock mpi = new ReentrantLock();
-    private final Arena arena = Arena.ofShared();
+    /**
+     * The device's own native memory (ring slots, requests, communicator handles, scratch),
+     * kept until the device is gone. An automatic arena: a downcall acquires and releases
+     * the session of every segment it is passed, which for a shared arena is two atomic
+     * updates of one counter per segment (six on every poll's MPI_Test), for an automatic
+     * one nothing. Large payloads' staging buffers are freed explicitly (StagingPool).
+     */
+    private final Arena arena = Arena.ofAuto();
     private final MemorySegment traffic;
     /** Second duplicate of MPI_COMM_WORLD for the payloads of large messages (their own tags, never seen by the ring). */
     private final MemorySegment bulk;
