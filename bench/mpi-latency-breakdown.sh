@@ -58,13 +58,15 @@ for ((run = 0; run < repeats; run++)); do
 done
 echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(mpirun --version | head -1); $(java -version 2>&1 | head -1)"
 echo "# 8-byte ping-pong (half round trip) and 8-byte allreduce (per call), us, $repeats alternating runs"
-echo "# ratio = best / best of c_recv_single (ping-pong rows) or of c_allreduce_single (allreduce rows)"
-best() { awk -v k="$1" '$1 == k { if (n++ == 0 || $2 < b) b = $2 } END { print b }' "$tmp/t"; }
+echo "# ratio = median / median of c_recv_single (ping-pong rows) or of c_allreduce_single (allreduce rows)"
+# medians, not the best runs: now and then this VM places both processes on one core's
+# hyperthreads, where a plain C ping-pong takes 0.16 us instead of 0.35
+median() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/t" | sort -g | awk '{ v[n++] = $1 } END { print v[int((n - 1) / 2)] }'; }
 printf "%-22s %8s %8s %7s\n" layer best median ratio
 for k in c_recv_single c_recv_funneled c_recv_serialized c_recv_multiple c_ring_single c_ring_multiple \
          ffm_ring_single ffm_ring_funneled ffm_ring_serialized ffm_ring_multiple comm \
          c_allreduce_single c_allreduce_multiple ffm_allreduce_single ffm_allreduce_multiple comm_allreduce; do
-  case "$k" in *allreduce*) ref="$(best c_allreduce_single)" ;; *) ref="$(best c_recv_single)" ;; esac
+  case "$k" in *allreduce*) ref="$(median c_allreduce_single)" ;; *) ref="$(median c_recv_single)" ;; esac
   sort -k2 -g "$tmp/t" | awk -v k="$k" -v r="$ref" '$1 == k { v[n++] = $2 }
-    END { if (n) printf "%-22s %8.3f %8.3f %7.2f\n", k, v[0], v[int(n / 2)], v[0] / r }'
+    END { if (n) printf "%-22s %8.3f %8.3f %7.2f\n", k, v[0], v[int((n - 1) / 2)], v[int((n - 1) / 2)] / r }'
 done
