@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The MPI library's own collectives, on an MPI communicator that mirrors each Tessera
@@ -26,6 +27,7 @@ final class MpiCollectives implements NativeCollectives {
     private final MpiLibrary lib;
     private final Arena arena;
     private final boolean unlocked;
+    private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<Integer, MemorySegment> comms = new ConcurrentHashMap<>();
     private final ThreadLocal<MemorySegment[]> staging = ThreadLocal.withInitial(() -> new MemorySegment[2]);
 
@@ -85,11 +87,24 @@ final class MpiCollectives implements NativeCollectives {
 
     /** Runs a blocking library call, under the device lock unless the library is fully thread-safe. */
     private void run(String what, MpiDevice.MpiCall c) {
-        if (unlocked) {
-            device.check(what, MpiDevice.invoke(c));
-        } else {
+        if (!unlocked) {
             device.call(what, c);
+            return;
         }
+        // Counted, so that close() never finalizes MPI under a collective still running here
+        // (a JVM shutdown hook on SIGTERM did: SIGSEGV inside MPI_Allreduce).
+        inFlight.incrementAndGet();
+        try {
+            device.checkNotClosing();
+            device.check(what, MpiDevice.invoke(c));
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** Native collectives running without the device lock right now. */
+    int inFlight() {
+        return inFlight.get();
     }
 
     /** A native view of {@code s}: itself if native, else a per-thread staging buffer (filled from s if asked). */

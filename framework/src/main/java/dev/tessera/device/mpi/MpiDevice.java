@@ -118,6 +118,10 @@ public final class MpiDevice extends MatchingDevice {
     private final AtomicIntegerArray nextDataTag;
     private final MpiCollectives collectives;
     private volatile boolean closed;
+    /** Set first thing in close(): native collectives that start after it refuse to call MPI. */
+    private volatile boolean closing;
+    /** How long close() waits for other threads' MPI calls to return before it gives up finalizing. */
+    private static final long CLOSE_WAIT_SECONDS = 2;
 
     /** An MPI request in flight and what to do when it completes. */
     private record PendingOp(MemorySegment request, Completion onDone) {
@@ -658,9 +662,31 @@ public final class MpiDevice extends MatchingDevice {
      */
     @Override
     public void close() {
-        mpi.lock();
+        closing = true;
+        boolean locked;
+        try {
+            // Bounded: on SIGTERM the shutdown hook gets here while the main thread may be
+            // blocked in MPI (locked, or in a native collective) waiting for a peer that is
+            // being killed too.
+            locked = mpi.tryLock(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            locked = false;
+        }
         try {
             if (closed) {
+                return;
+            }
+            long waitUntil = System.nanoTime() + CLOSE_WAIT_SECONDS * 1_000_000_000L;
+            while (collectives != null && collectives.inFlight() > 0 && System.nanoTime() < waitUntil) {
+                Thread.onSpinWait();
+            }
+            if (!locked || (collectives != null && collectives.inFlight() > 0)) {
+                // MPI_Finalize now would free what that call is using (a SIGSEGV and an
+                // hs_err file); the process is ending, so leave MPI to the launcher.
+                closed = true;
+                System.err.println("tessera: rank " + rank + ": MPI_Finalize skipped: another thread is still inside an MPI call");
+                System.err.flush();
                 return;
             }
             repostRing(); // every slot posted: each is cancelled and completed below
@@ -683,7 +709,16 @@ public final class MpiDevice extends MatchingDevice {
             invoke(() -> (int) lib.finalizeMpi.invokeExact());
             stagingPool.clear(); // buffers of requests still in flight after the deadline are left alone
         } finally {
-            mpi.unlock();
+            if (locked) {
+                mpi.unlock();
+            }
+        }
+    }
+
+    /** Throws if the device is closing: no new MPI call may start under MPI_Finalize. */
+    void checkNotClosing() {
+        if (closing) {
+            throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": the mpi device is closing (MPI_Finalize)");
         }
     }
 

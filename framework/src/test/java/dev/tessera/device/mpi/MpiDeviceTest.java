@@ -199,6 +199,31 @@ class MpiDeviceTest {
         }
     }
 
+    /**
+     * SIGTERM (what mpirun sends on Ctrl-C) reaching a rank blocked in a native collective:
+     * the JVM's shutdown hook closes the device while the main thread is inside
+     * MPI_Allreduce. Finalizing under it crashed the JVM (SIGSEGV, an hs_err file); the
+     * device must leave MPI alone then, and the job must end.
+     */
+    @Test
+    void sigtermDuringANativeCollectiveEndsTheRankWithoutACrash() {
+        ProcessJobRunner.Result r = new MpirunJobRunner(true, Duration.ofSeconds(90)).launch(2, world -> {
+            long[] pid = {ProcessHandle.current().pid()};
+            if (world.rank() == 0) {
+                world.send(Buffer.of(pid), 1, 0);
+                world.allreduce(Buffer.of(new double[1]), Buffer.of(new double[1]), Op.SUM); // rank 1 never joins
+            } else {
+                world.recv(Buffer.of(pid), 0, 0);
+                ProcessHandle.of(pid[0]).orElseThrow().destroy();
+                world.recv(Buffer.of(pid), 0, 1); // never sent: the launcher ends this rank
+            }
+        }, List.of(), Map.of());
+        assertNotEquals(124, r.status(), r.output());
+        assertNotEquals(0, r.status(), r.output());
+        assertFalse(r.output().contains("A fatal error has been detected"), r.output());
+        assertFalse(r.output().contains("SIGSEGV"), r.output());
+    }
+
     @Test
     void aRankThatThrowsTakesTheJobDownNamingIt() {
         ProcessJobRunner.Result r = MPI.launch(3, world -> {
