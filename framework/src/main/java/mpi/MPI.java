@@ -3,7 +3,7 @@ package mpi;
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.comm.ThreadLevel;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -144,7 +144,7 @@ public class MPI {
     /** Processors available to this JVM. */
     public static final int NUM_OF_PROCESSORS = java.lang.Runtime.getRuntime().availableProcessors();
 
-    private static Runtime runtime;
+    private static Session runtime;
     private static int worldRank = -1;
     private static boolean finalized;
     private static Thread mainThread;
@@ -199,7 +199,7 @@ public class MPI {
             throw new MPIException(ERR_OTHER, where("Init") + ": MPI is already " + (finalized ? "finalized" : "initialized"));
         }
         return call(() -> {
-            Runtime rt = Tessera.init(args == null ? new String[0] : args, level);
+            Session rt = Tessera.init(args == null ? new String[0] : args, level);
             worldRank = rt.rank();
             mainThread = Thread.currentThread();
             COMM_WORLD = new Intracomm(rt.world());
@@ -243,7 +243,7 @@ public class MPI {
 
     /** Wall-clock time in seconds since an arbitrary origin. */
     public static double Wtime() throws MPIException {
-        return Runtime.wtime();
+        return Session.wtime();
     }
 
     /** Resolution of {@link #Wtime()} in seconds. */

@@ -2,7 +2,7 @@ package mpi.programs;
 
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 
 /**
@@ -19,10 +19,10 @@ public class LatencyCompare {
         double[] batch = new double[5];
         double[] buf = new double[1];
         if (raw) {
-            try (Runtime rt = Tessera.init(args)) {
+            try (Session rt = Tessera.init(args)) {
                 Comm w = rt.world();
                 for (int b = 0; b < batch.length; b++) {
-                    double t0 = Runtime.wtime();
+                    double t0 = Session.wtime();
                     for (int r = 0; r < reps; r++) {
                         if (rt.size() == 1) {
                             dev.tessera.comm.Request q = w.isend(Buffer.of(buf), 0, 0);
@@ -36,7 +36,7 @@ public class LatencyCompare {
                             w.send(Buffer.of(buf), 0, 0);
                         }
                     }
-                    batch[b] = (Runtime.wtime() - t0) / reps;
+                    batch[b] = (Session.wtime() - t0) / reps;
                 }
                 report("Tessera API", rt.rank(), batch);
             }

@@ -3,10 +3,10 @@ package dev.tessera.examples;
 import dev.tessera.comm.CartComm;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
-import dev.tessera.task.BlockDecomposition;
-import dev.tessera.task.HaloExchange;
+import dev.tessera.grid.BlockDecomposition;
+import dev.tessera.grid.HaloExchange;
 import dev.tessera.task.Schedule;
 import dev.tessera.task.Team;
 
@@ -28,7 +28,7 @@ public final class Heat3D {
     }
 
     public static void main(String[] args) {
-        try (Runtime rt = Tessera.init(args)) {
+        try (Session rt = Tessera.init(args)) {
             int n = rt.args().isEmpty() ? 32 : Integer.parseInt(rt.args().get(0));
             double tEnd = rt.args().size() > 1 ? Double.parseDouble(rt.args().get(1)) : 0.02;
             double error = solve(rt.world(), rt.team(), n, tEnd, true);
@@ -59,7 +59,7 @@ public final class Heat3D {
             }
         }
         Stencil stencil = new Stencil(halo, e, dt / (h * h));
-        double start = Runtime.wtime();
+        double start = Session.wtime();
         for (int s = 0; s < steps; s++) {
             HaloExchange.Pending pending = halo.begin(u);
             double[] in = u;
@@ -71,7 +71,7 @@ public final class Heat3D {
             next = u;
             u = out;
         }
-        double seconds = Runtime.wtime() - start;
+        double seconds = Session.wtime() - start;
         double decay = Math.exp(-3 * Math.PI * Math.PI * tEnd);
         double maxError = 0;
         for (int i = 1; i <= e[0]; i++) {

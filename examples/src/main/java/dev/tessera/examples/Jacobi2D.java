@@ -3,7 +3,7 @@ package dev.tessera.examples;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 
 /**
@@ -22,7 +22,7 @@ public final class Jacobi2D {
     }
 
     public static void main(String[] args) {
-        try (Runtime rt = Tessera.init(args)) {
+        try (Session rt = Tessera.init(args)) {
             Comm world = rt.world();
             int n = rt.args().isEmpty() ? 64 : Integer.parseInt(rt.args().get(0));
             double tolerance = rt.args().size() > 1 ? Double.parseDouble(rt.args().get(1)) : 1e-9;
@@ -52,7 +52,7 @@ public final class Jacobi2D {
         }
         int up = me > 0 ? me - 1 : Comm.PROC_NULL;
         int down = me < p - 1 ? me + 1 : Comm.PROC_NULL;
-        double start = Runtime.wtime();
+        double start = Session.wtime();
         int iteration = 0;
         double residual = Double.MAX_VALUE;
         while (residual > tolerance && iteration < 200_000) {
@@ -85,7 +85,7 @@ public final class Jacobi2D {
             }
         }
         maxError = world.allreduce(maxError, Op.MAX);
-        double seconds = Runtime.wtime() - start;
+        double seconds = Session.wtime() - start;
         // Second-order scheme: the error against the analytic solution is about (π²/12) h² max|u|.
         double expected = Math.PI * Math.PI / 12 * h * h;
         boolean ok = maxError < 2 * expected;

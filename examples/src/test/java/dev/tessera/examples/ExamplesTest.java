@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.device.smp.SmpFabric;
 import dev.tessera.device.smp.SmpJob;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,10 +18,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(120)
 class ExamplesTest {
 
-    private static void runRanks(int ranks, String[] args, Consumer<Runtime> body) throws InterruptedException {
+    private static void runRanks(int ranks, String[] args, Consumer<Session> body) throws InterruptedException {
         SmpJob job = new SmpJob(new SmpFabric(ranks));
         job.start(rank -> () -> {
-            try (Runtime rt = Tessera.init(args)) {
+            try (Session rt = Tessera.init(args)) {
                 body.accept(rt);
             }
         }, null, 8 << 20);

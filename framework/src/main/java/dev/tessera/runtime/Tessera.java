@@ -10,7 +10,7 @@ import dev.tessera.device.smp.SmpFabric;
  * Entry point of a Tessera program.
  *
  * <pre>{@code
- * try (Runtime rt = Tessera.init(args)) {
+ * try (Session rt = Tessera.init(args)) {
  *     Comm world = rt.world();
  *     double sum = world.allreduce(local, Op.SUM);
  * }
@@ -30,12 +30,12 @@ public final class Tessera {
     }
 
     /** Initialises this rank with the default thread level (FUNNELED, or the --thread-level option). */
-    public static Runtime init(String[] args) {
+    public static Session init(String[] args) {
         return init(args, null);
     }
 
     /** Initialises this rank with a thread level. */
-    public static Runtime init(String[] args, ThreadLevel requested) {
+    public static Session init(String[] args, ThreadLevel requested) {
         Options options = Options.parse(args, System.getenv());
         ThreadLevel level = requested != null ? requested
                 : options.threadLevel() != null ? options.threadLevel() : ThreadLevel.FUNNELED;
@@ -54,6 +54,6 @@ public final class Tessera {
         }
         Device device = bootstrap.device();
         Comm world = Comm.createWorld(device, level, CollectiveTuning.fromEnvironment());
-        return new Runtime(device, world, bootstrap, options, ownsDevice);
+        return new Session(device, world, bootstrap, options, ownsDevice);
     }
 }

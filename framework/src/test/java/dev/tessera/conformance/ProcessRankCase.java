@@ -1,6 +1,6 @@
 package dev.tessera.conformance;
 
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.io.ObjectInputStream;
 import java.nio.file.Files;
@@ -18,7 +18,7 @@ public final class ProcessRankCase {
             body = (RankCase) in.readObject();
         }
         String level = args.length > 1 ? args[1] : null;
-        try (Runtime rt = Tessera.init(new String[0],
+        try (Session rt = Tessera.init(new String[0],
                 level == null ? null : dev.tessera.comm.ThreadLevel.valueOf(level))) {
             body.run(rt.world());
         }

@@ -3,7 +3,7 @@ package dev.tessera.conformance;
 import dev.tessera.comm.ThreadLevel;
 import dev.tessera.device.smp.SmpFabric;
 import dev.tessera.device.smp.SmpJob;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.util.concurrent.TimeUnit;
 
@@ -31,7 +31,7 @@ public final class SmpJobRunner implements JobRunner {
     public void run(int ranks, RankCase body) {
         SmpJob job = new SmpJob(new SmpFabric(ranks));
         job.start(rank -> () -> {
-            try (Runtime rt = Tessera.init(new String[0], level)) {
+            try (Session rt = Tessera.init(new String[0], level)) {
                 body.run(rt.world());
             } catch (RuntimeException | Error e) {
                 throw e;

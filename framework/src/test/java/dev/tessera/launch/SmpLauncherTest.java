@@ -31,13 +31,13 @@ class SmpLauncherTest {
         Path src = classes.resolve("src");
         Files.createDirectories(src);
         Files.writeString(src.resolve("StaticCounter.java"), """
-                import dev.tessera.runtime.Runtime;
+                import dev.tessera.runtime.Session;
                 import dev.tessera.runtime.Tessera;
                 import dev.tessera.comm.*;
                 public class StaticCounter {
                     static int counter;
                     public static void main(String[] args) {
-                        try (Runtime rt = Tessera.init(args)) {
+                        try (Session rt = Tessera.init(args)) {
                             counter++;                       // shared statics would make this > 1 somewhere
                             int total = rt.world().allreduce(counter, Op.SUM);
                             if (counter != 1 || total != rt.size()) throw new IllegalStateException("statics shared: " + counter);
@@ -47,12 +47,12 @@ class SmpLauncherTest {
                 }
                 """);
         Files.writeString(src.resolve("Thrower.java"), """
-                import dev.tessera.runtime.Runtime;
+                import dev.tessera.runtime.Session;
                 import dev.tessera.runtime.Tessera;
                 import dev.tessera.comm.*;
                 public class Thrower {
                     public static void main(String[] args) {
-                        try (Runtime rt = Tessera.init(args)) {
+                        try (Session rt = Tessera.init(args)) {
                             if (rt.rank() == 2) throw new IllegalStateException("boom on purpose");
                             rt.world().recv(Buffer.of(new int[1]), Comm.ANY_SOURCE, 0);   // blocks until the abort
                         }

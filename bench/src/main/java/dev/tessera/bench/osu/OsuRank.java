@@ -4,7 +4,7 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
 import dev.tessera.comm.Request;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -34,7 +34,7 @@ public final class OsuRank {
     }
 
     public static void main(String[] args) {
-        try (Runtime rt = Tessera.init(args)) {
+        try (Session rt = Tessera.init(args)) {
             List<String> a = rt.args();
             if (a.size() != 7) {
                 throw new IllegalArgumentException("usage: OsuRank SUITE SIZES ITERS WARMUP WARMUP_MS BLOCKS WINDOW");

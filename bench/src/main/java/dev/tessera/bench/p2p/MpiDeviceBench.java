@@ -4,7 +4,7 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Datatype;
 import dev.tessera.comm.Op;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -31,7 +31,7 @@ public final class MpiDeviceBench {
     public static void main(String[] args) {
         String what = args.length > 0 ? args[0] : "all";
         long max = args.length > 1 ? Long.parseLong(args[1]) : 16L << 20;
-        try (Runtime rt = Tessera.init(args); Arena arena = Arena.ofShared()) {
+        try (Session rt = Tessera.init(args); Arena arena = Arena.ofShared()) {
             Comm world = rt.world();
             long room = Math.max(max, 64);
             MemorySegment buf = arena.allocate(room, 64).fill((byte) 1);

@@ -3,10 +3,10 @@ package dev.tessera.bench.team;
 import dev.tessera.comm.CartComm;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
-import dev.tessera.runtime.Runtime;
+import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
-import dev.tessera.task.BlockDecomposition;
-import dev.tessera.task.HaloExchange;
+import dev.tessera.grid.BlockDecomposition;
+import dev.tessera.grid.HaloExchange;
 import java.util.Arrays;
 
 /**
@@ -20,7 +20,7 @@ public final class HaloBench {
     }
 
     public static void main(String[] args) {
-        try (Runtime rt = Tessera.init(args)) {
+        try (Session rt = Tessera.init(args)) {
             int n = rt.args().isEmpty() ? 256 : Integer.parseInt(rt.args().get(0));
             int steps = rt.args().size() > 1 ? Integer.parseInt(rt.args().get(1)) : 50;
             Comm world = rt.world();
@@ -32,9 +32,9 @@ public final class HaloBench {
             double[] t = new double[steps];
             for (int s = -10; s < steps; s++) {
                 world.barrier();
-                double start = Runtime.wtime();
+                double start = Session.wtime();
                 halo.exchange(field);
-                double dt = world.allreduce(Runtime.wtime() - start, Op.MAX);
+                double dt = world.allreduce(Session.wtime() - start, Op.MAX);
                 if (s >= 0) {
                     t[s] = dt;
                 }

@@ -73,7 +73,7 @@ class MpiDeviceTest {
     /** A program that only initialises a rank. */
     public static final class InitOnly {
         public static void main(String[] args) {
-            try (dev.tessera.runtime.Runtime rt = dev.tessera.runtime.Tessera.init(args)) {
+            try (dev.tessera.runtime.Session rt = dev.tessera.runtime.Tessera.init(args)) {
                 System.out.println("initialised " + rt.deviceName());
             }
         }
@@ -182,7 +182,7 @@ class MpiDeviceTest {
                 report(args[0], dev.tessera.runtime.Tessera.init(new String[0])); // never closed
                 return;
             }
-            dev.tessera.runtime.Runtime[] rt = new dev.tessera.runtime.Runtime[1];
+            dev.tessera.runtime.Session[] rt = new dev.tessera.runtime.Session[1];
             Thread init = Thread.ofPlatform().name("initialiser").start(() -> {
                 rt[0] = dev.tessera.runtime.Tessera.init(new String[0]);
                 report(args[0], rt[0]);
@@ -191,7 +191,7 @@ class MpiDeviceTest {
             rt[0].close();
         }
 
-        private static void report(String mode, dev.tessera.runtime.Runtime rt) {
+        private static void report(String mode, dev.tessera.runtime.Session rt) {
             Comm world = rt.world();
             int[] sum = new int[1];
             world.allreduce(Buffer.of(new int[] {world.rank() + 1}), Buffer.of(sum), Op.SUM);

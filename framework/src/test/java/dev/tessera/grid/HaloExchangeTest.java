@@ -1,4 +1,4 @@
-package dev.tessera.task;
+package dev.tessera.grid;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dev.tessera.task;
+package dev.tessera.grid;
 
 /**
  * Keys of points along 3D space-filling curves, for particle domain decomposition:

@@ -1,4 +1,4 @@
-package dev.tessera.task;
+package dev.tessera.grid;
 
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.CartComm;

@@ -11,7 +11,7 @@ import java.util.List;
  * and (through {@link #close}) the end of its participation. Obtained from
  * {@link Tessera#init}; close it when the rank is done, best with try-with-resources.
  */
-public final class Runtime implements AutoCloseable {
+public final class Session implements AutoCloseable {
 
     private final Device device;
     private final Comm world;
@@ -21,7 +21,7 @@ public final class Runtime implements AutoCloseable {
     private volatile boolean closed;
     private Team team;
 
-    Runtime(Device device, Comm world, RankBootstrap bootstrap, Options options, boolean ownsDevice) {
+    Session(Device device, Comm world, RankBootstrap bootstrap, Options options, boolean ownsDevice) {
         this.device = device;
         this.world = world;
         this.bootstrap = bootstrap;
@@ -81,7 +81,7 @@ public final class Runtime implements AutoCloseable {
      */
     public synchronized Team team() {
         if (closed) {
-            throw new IllegalStateException("rank " + rank() + ": Runtime.team() after close()");
+            throw new IllegalStateException("rank " + rank() + ": Session.team() after close()");
         }
         if (team == null) {
             team = Team.create(threads());

@@ -1,4 +1,4 @@
-package dev.tessera.task;
+package dev.tessera.grid;
 
 import java.util.ArrayList;
 import java.util.Arrays;
