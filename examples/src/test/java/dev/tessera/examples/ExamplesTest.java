@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.device.smp.SmpFabric;
-import dev.tessera.device.smp.SmpJob;
+import dev.tessera.launch.SmpJob;
 import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.util.concurrent.TimeUnit;

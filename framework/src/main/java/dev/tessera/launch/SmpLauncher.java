@@ -1,7 +1,6 @@
 package dev.tessera.launch;
 
 import dev.tessera.device.smp.SmpFabric;
-import dev.tessera.device.smp.SmpJob;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

@@ -2,7 +2,7 @@ package dev.tessera.conformance;
 
 import dev.tessera.comm.ThreadLevel;
 import dev.tessera.device.smp.SmpFabric;
-import dev.tessera.device.smp.SmpJob;
+import dev.tessera.launch.SmpJob;
 import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.util.concurrent.TimeUnit;

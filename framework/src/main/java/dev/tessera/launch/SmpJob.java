@@ -1,5 +1,9 @@
-package dev.tessera.device.smp;
+package dev.tessera.launch;
 
+import dev.tessera.device.smp.SmpFabric;
+import dev.tessera.runtime.Session;
+import dev.tessera.runtime.Tessera;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +15,55 @@ import java.util.function.IntFunction;
  * error naming the failed rank; the job then reports the original failure.
  */
 public final class SmpJob {
+
+    /** The body of one rank of {@link #run}: gets the rank's session, may throw. */
+    @FunctionalInterface
+    public interface RankMain {
+        void run(Session session) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} on {@code ranks} ranks of the smp device (threads of this JVM), each
+     * inside its own {@code Tessera.init(args)} session, and returns when all have finished.
+     * Made for tests and for programs that want a whole job in one JVM.
+     *
+     * @throws IllegalStateException naming the rank when a rank failed (the rank's exception is
+     *     the cause), or when the job did not finish within {@code timeout} (a hang)
+     */
+    public static void run(int ranks, String[] args, Duration timeout, RankMain body) {
+        if (ranks < 1) {
+            throw new IllegalArgumentException("SmpJob.run: ranks must be at least 1, got " + ranks);
+        }
+        SmpJob job = new SmpJob(new SmpFabric(ranks));
+        job.start(rank -> () -> {
+            try (Session session = Tessera.init(args)) {
+                body.run(session);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("rank " + rank + ": " + e, e);
+            }
+        }, null, 16 << 20);
+        boolean finished;
+        try {
+            finished = job.join(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the smp job", e);
+        }
+        RankOutcome failure = job.rootFailure();
+        if (!finished) {
+            IllegalStateException e = new IllegalStateException(
+                    "smp job of " + ranks + " ranks did not finish within " + timeout.toSeconds() + " s (a hang)");
+            if (failure != null) {
+                e.addSuppressed(failure.failure());
+            }
+            throw e;
+        }
+        if (failure != null) {
+            throw new IllegalStateException("rank " + failure.rank() + " failed: " + failure.failure(), failure.failure());
+        }
+    }
 
     /** Outcome of one rank. */
     public record RankOutcome(int rank, Throwable failure) {
@@ -66,7 +119,7 @@ public final class SmpJob {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();
-            if (left <= 0 || !t.join(java.time.Duration.ofNanos(left))) {
+            if (left <= 0 || !t.join(Duration.ofNanos(left))) {
                 fabric.failure().report(-1, new java.util.concurrent.TimeoutException(
                         "smp job did not finish within " + unit.toSeconds(timeout) + " s"));
                 return false;
