@@ -1,0 +1,27 @@
+package dev.tessera.npbmz;
+
+/** One NPB-MZ benchmark (BT-MZ, SP-MZ or LU-MZ): its classes, its zone solver and its verification. */
+public interface ZoneBenchmark {
+
+    /** Name as the reference prints it: "BT-MZ", "SP-MZ", "LU-MZ". */
+    String name();
+
+    /** The problem of class {@code c}; IllegalArgumentException naming the valid classes otherwise. */
+    MzProblem problem(char c);
+
+    /** Whether zone sizes grow by the reference's ratio (BT-MZ) or are equal (SP-MZ, LU-MZ). */
+    boolean unevenZones();
+
+    /** A solver for one zone of {@code nx x ny x nz} points. */
+    ZoneSolver newZone(MzProblem problem, int nx, int ny, int nz);
+
+    /** Compares the zone-summed norms with the reference values at the reference's tolerance. */
+    Verification verify(MzProblem problem, double[] norms);
+
+    /** Total Mop/s for {@code seconds} of timed run (the reference's operation count formula). */
+    double mops(MzProblem problem, double seconds);
+
+    /** Result of a verification: whether it passed, and the lines the reference prints (computed, reference, difference). */
+    record Verification(boolean verified, String detail) {
+    }
+}
