@@ -344,11 +344,7 @@ public class MPI {
 
     /** Tells every rank of the job that this rank failed with {@code cause} (smp and process jobs). */
     static void abortJob(Throwable cause) {
-        dev.tessera.runtime.RankBootstrap smp = dev.tessera.runtime.RankBootstrap.current();
-        dev.tessera.device.Device device = smp != null ? smp.device() : dev.tessera.runtime.ProcessBootstrap.currentDevice();
-        if (device != null) {
-            device.abort(device.rank(), cause);
-        }
+        Tessera.abortJob(cause);
     }
 
     /** The world rank of this process (-1 before Init). */

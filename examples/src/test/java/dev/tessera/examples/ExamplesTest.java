@@ -1,13 +1,10 @@
 package dev.tessera.examples;
 
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tessera.device.smp.SmpFabric;
 import dev.tessera.launch.SmpJob;
 import dev.tessera.runtime.Session;
-import dev.tessera.runtime.Tessera;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Timeout;
@@ -18,21 +15,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(120)
 class ExamplesTest {
 
-    private static void runRanks(int ranks, String[] args, Consumer<Session> body) throws InterruptedException {
-        SmpJob job = new SmpJob(new SmpFabric(ranks));
-        job.start(rank -> () -> {
-            try (Session rt = Tessera.init(args)) {
-                body.accept(rt);
-            }
-        }, null, 8 << 20);
-        assertTrue(job.join(100, TimeUnit.SECONDS), "job finished");
-        SmpJob.RankOutcome failure = job.rootFailure();
-        assertNull(failure == null ? null : failure.failure());
+    private static void runRanks(int ranks, String[] args, Consumer<Session> body) {
+        SmpJob.run(ranks, args, Duration.ofSeconds(100), body::accept);
     }
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 4})
-    void heat3dConvergesToTheAnalyticSolution(int ranks) throws InterruptedException {
+    void heat3dConvergesToTheAnalyticSolution(int ranks) {
         AtomicReference<Double> error = new AtomicReference<>();
         runRanks(ranks, new String[] {"--threads", "2"}, rt -> {
             double e = Heat3D.solve(rt.world(), rt.team(), 16, 0.02, false);
@@ -45,7 +34,7 @@ class ExamplesTest {
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 4})
-    void jacobi2dConvergesToTheAnalyticSolution(int ranks) throws InterruptedException {
+    void jacobi2dConvergesToTheAnalyticSolution(int ranks) {
         runRanks(ranks, new String[0], rt -> Jacobi2D.solve(rt.world(), 16, 1e-8));
     }
 }

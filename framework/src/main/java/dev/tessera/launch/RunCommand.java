@@ -1,11 +1,12 @@
 package dev.tessera.launch;
 
+import dev.tessera.device.DeviceProvider;
+import dev.tessera.device.DeviceProviders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -99,26 +100,29 @@ final class RunCommand implements Callable<Integer> {
         }
         LaunchSpec spec = new LaunchSpec(ranks, ranksPerNode, allHosts, threads, device, tagOutput,
                 classPath, mainClass, args, jvmOptions, Duration.ofSeconds(startTimeoutSeconds), bindTo.equals("core"));
-        return switch (device) {
-            case "smp" -> {
+        DeviceProvider provider;
+        try {
+            provider = DeviceProviders.require(device);
+        } catch (IllegalArgumentException e) {
+            System.err.println("tessera run: " + e.getMessage());
+            return 2;
+        }
+        return switch (provider.launchStyle()) {
+            case IN_PROCESS -> {
                 if (!allHosts.isEmpty()) {
-                    System.err.println("tessera run: the smp device runs all ranks in this JVM; --hosts needs --device tcp or auto");
+                    System.err.println("tessera run: the " + device + " device runs all ranks in this JVM; --hosts needs a device with one process per rank (tcp, auto)");
                     yield 2;
                 }
                 yield new SmpLauncher(System.err).run(spec);
             }
-            case "tcp", "shm", "auto" -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err,
+            case PROCESSES -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err,
                     Duration.ZERO, emulatedNodes).run(spec);
-            case "mpi" -> {
+            case LIBRARY_LAUNCHER -> {
                 if (!mpiCollectives.equals("tessera") && !mpiCollectives.equals("native")) {
                     System.err.println("tessera run: --mpi-collectives must be tessera or native, got '" + mpiCollectives + "'");
                     yield 2;
                 }
                 yield new dev.tessera.launch.process.MpiLauncher(System.err).run(spec, mpiCollectives);
-            }
-            default -> {
-                System.err.println("tessera run: unknown device '" + device + "' (valid: " + Arrays.asList("smp", "shm", "tcp", "auto", "mpi") + ")");
-                yield 2;
             }
         };
     }

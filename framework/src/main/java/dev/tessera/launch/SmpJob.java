@@ -1,6 +1,7 @@
 package dev.tessera.launch;
 
-import dev.tessera.device.smp.SmpFabric;
+import dev.tessera.device.DeviceProviders;
+import dev.tessera.device.InProcessJob;
 import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.time.Duration;
@@ -34,7 +35,7 @@ public final class SmpJob {
         if (ranks < 1) {
             throw new IllegalArgumentException("SmpJob.run: ranks must be at least 1, got " + ranks);
         }
-        SmpJob job = new SmpJob(new SmpFabric(ranks));
+        SmpJob job = new SmpJob(ranks);
         job.start(rank -> () -> {
             try (Session session = Tessera.init(args)) {
                 body.run(session);
@@ -72,17 +73,19 @@ public final class SmpJob {
         }
     }
 
-    private final SmpFabric fabric;
+    private final InProcessJob fabric;
     private final List<Thread> threads = new ArrayList<>();
     private final RankOutcome[] outcomes;
 
-    public SmpJob(SmpFabric fabric) {
-        this.fabric = fabric;
+    /** A job of {@code ranks} ranks on the smp device (found through its provider). */
+    public SmpJob(int ranks) {
+        this.fabric = DeviceProviders.require("smp").createInProcess(ranks);
         this.outcomes = new RankOutcome[fabric.size()];
     }
 
-    public SmpFabric fabric() {
-        return fabric;
+    /** Tells every rank that the job failed ({@code rank} -1: the job as a whole). */
+    public void reportFailure(int rank, Throwable cause) {
+        fabric.reportFailure(rank, cause);
     }
 
     /**
@@ -109,7 +112,7 @@ public final class SmpJob {
             body.run();
         } catch (Throwable t) {
             failure = t;
-            fabric.failure().report(rank, t);
+            fabric.reportFailure(rank, t);
         }
         outcomes[rank] = new RankOutcome(rank, failure);
     }
@@ -120,7 +123,7 @@ public final class SmpJob {
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();
             if (left <= 0 || !t.join(Duration.ofNanos(left))) {
-                fabric.failure().report(-1, new java.util.concurrent.TimeoutException(
+                fabric.reportFailure(-1, new java.util.concurrent.TimeoutException(
                         "smp job did not finish within " + unit.toSeconds(timeout) + " s"));
                 return false;
             }

@@ -1,6 +1,5 @@
 package dev.tessera.launch;
 
-import dev.tessera.device.smp.SmpFabric;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -46,13 +45,13 @@ public final class SmpLauncher {
         if (spec.tagOutput()) {
             RankTaggedOutput.install();
         }
-        SmpJob job = new SmpJob(new SmpFabric(spec.ranks()));
+        SmpJob job = new SmpJob(spec.ranks());
         job.start(rank -> () -> invoke(mains[rank], args.clone()), loaders::get, 16L << 20);
         try {
             job.join(Long.MAX_VALUE / 4, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            job.fabric().failure().report(-1, e);
+            job.reportFailure(-1, e);
             return 130;
         } finally {
             System.out.flush();

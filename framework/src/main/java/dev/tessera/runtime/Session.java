@@ -99,6 +99,28 @@ public final class Session implements AutoCloseable {
         return System.nanoTime() * 1e-9;
     }
 
+    /**
+     * Stops the whole job, as MPI_Abort does: every rank's pending or next call fails with an
+     * error naming this rank, {@code code} and {@code reason}, on every device. A rank that is
+     * its own process then exits with status {@code code} (non-zero codes only; 0 becomes 1);
+     * a rank that is a thread of one JVM (smp) throws the abort error so its body unwinds.
+     *
+     * @return never returns normally
+     */
+    public RuntimeException abort(int code, String reason) {
+        int status = code == 0 ? 1 : code;
+        dev.tessera.TesseraException cause = new dev.tessera.TesseraException(dev.tessera.ErrorClass.OTHER,
+                "rank " + rank() + " aborted the job (code " + status + "): " + reason);
+        device.abort(rank(), cause);
+        if (RankBootstrap.current() == null) {
+            System.err.println("tessera: " + cause.getMessage());
+            System.err.flush();
+            System.out.flush();
+            java.lang.Runtime.getRuntime().halt(status);
+        }
+        throw cause;
+    }
+
     public boolean isClosed() {
         return closed;
     }

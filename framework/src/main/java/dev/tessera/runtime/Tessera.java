@@ -4,7 +4,7 @@ import dev.tessera.comm.CollectiveTuning;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.ThreadLevel;
 import dev.tessera.device.Device;
-import dev.tessera.device.smp.SmpFabric;
+import dev.tessera.device.DeviceProviders;
 
 /**
  * Entry point of a Tessera program.
@@ -50,10 +50,24 @@ public final class Tessera {
             }
         }
         if (bootstrap == null) {
-            bootstrap = new RankBootstrap(new SmpFabric(1).device(0), 0, 1, 0, "singleton");
+            bootstrap = new RankBootstrap(DeviceProviders.require("smp").createInProcess(1).device(0), 0, 1, 0, "singleton");
         }
         Device device = bootstrap.device();
         Comm world = Comm.createWorld(device, level, CollectiveTuning.fromEnvironment());
         return new Session(device, world, bootstrap, options, ownsDevice);
+    }
+
+    /**
+     * Tells every rank of the job this thread's rank belongs to that it failed with
+     * {@code cause}: every rank blocked in a call, or entering one, gets an error naming this
+     * rank and the cause. Does not end this rank (see {@link Session#abort} for that).
+     * Does nothing outside a launched rank.
+     */
+    public static void abortJob(Throwable cause) {
+        RankBootstrap thread = RankBootstrap.current();
+        Device device = thread != null ? thread.device() : ProcessBootstrap.currentDevice();
+        if (device != null) {
+            device.abort(device.rank(), cause);
+        }
     }
 }

@@ -1,7 +1,6 @@
 package dev.tessera.conformance;
 
 import dev.tessera.comm.ThreadLevel;
-import dev.tessera.device.smp.SmpFabric;
 import dev.tessera.launch.SmpJob;
 import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
@@ -29,7 +28,7 @@ public final class SmpJobRunner implements JobRunner {
 
     @Override
     public void run(int ranks, RankCase body) {
-        SmpJob job = new SmpJob(new SmpFabric(ranks));
+        SmpJob job = new SmpJob(ranks);
         job.start(rank -> () -> {
             try (Session rt = Tessera.init(new String[0], level)) {
                 body.run(rt.world());

@@ -1,5 +1,6 @@
 package dev.tessera.device.smp;
 
+import dev.tessera.device.InProcessJob;
 import dev.tessera.device.JobFailure;
 import dev.tessera.device.MatchingEngine;
 
@@ -8,7 +9,7 @@ import dev.tessera.device.MatchingEngine;
  * limit, and the job's failure state. Every rank's {@link SmpDevice} points at the same
  * fabric; a sender matches directly against the receiver's engine.
  */
-public final class SmpFabric {
+public final class SmpFabric implements InProcessJob {
 
     /** Default eager limit: messages up to this size are buffered by standard sends. */
     public static final long DEFAULT_EAGER_LIMIT = 16 * 1024;
@@ -35,6 +36,7 @@ public final class SmpFabric {
         this(size, Long.getLong("tessera.eagerLimit", DEFAULT_EAGER_LIMIT));
     }
 
+    @Override
     public int size() {
         return engines.length;
     }
@@ -51,7 +53,13 @@ public final class SmpFabric {
         return failure;
     }
 
+    @Override
+    public void reportFailure(int rank, Throwable cause) {
+        failure.report(rank, cause);
+    }
+
     /** The device for one rank of this fabric. */
+    @Override
     public SmpDevice device(int rank) {
         if (rank < 0 || rank >= engines.length) {
             throw new IllegalArgumentException("rank " + rank + " outside smp job of size " + engines.length);

@@ -1,6 +1,7 @@
 package dev.tessera.launch.process;
 
 import dev.tessera.launch.LaunchSpec;
+import dev.tessera.device.DeviceProviders;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -109,13 +110,7 @@ public final class ProcessLauncher {
             if (remote && dir.getParent() != null) {
                 dir.getParent().toFile().delete();   // only if empty
             }
-            Path shmFile = dev.tessera.runtime.ProcessBootstrap.shmFile(System.getenv(), jobId);
-            try (Stream<Path> s = Files.list(shmFile.getParent())) {
-                s.filter(p -> p.getFileName().toString().startsWith(shmFile.getFileName().toString()))
-                        .forEach(p -> p.toFile().delete());
-            } catch (IOException ignored) {
-                // no shared-memory directory: nothing to clean
-            }
+            DeviceProviders.require(spec.device()).cleanUpAfter(jobId, System.getenv());
         }
     }
 

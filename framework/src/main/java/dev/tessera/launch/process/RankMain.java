@@ -1,7 +1,6 @@
 package dev.tessera.launch.process;
 
-import dev.tessera.device.Device;
-import dev.tessera.runtime.ProcessBootstrap;
+import dev.tessera.runtime.Tessera;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
@@ -12,7 +11,7 @@ import java.util.Map;
  * program's main, and if it throws, tells the other ranks (ABORT, naming this rank and
  * the cause) before exiting with status 1, so that they stop within seconds instead of
  * waiting for this rank forever. Exits 0 when main returns; the device then closes
- * cleanly in the shutdown hook installed by {@link ProcessBootstrap}.
+ * cleanly in the shutdown hook installed by the runtime's process bootstrap.
  *
  * <p>Usage: {@code RankMain MAIN [ARGS...]}.
  */
@@ -53,10 +52,7 @@ public final class RankMain {
     private static void fail(String rank, Throwable cause) {
         System.err.println("tessera: rank " + rank + " failed: " + cause);
         cause.printStackTrace();
-        Device device = ProcessBootstrap.currentDevice();
-        if (device != null) {
-            device.abort(device.rank(), cause);
-        }
+        Tessera.abortJob(cause);
         System.err.flush();
         java.lang.Runtime.getRuntime().halt(1);   // no clean close: the peers were told this rank failed
     }

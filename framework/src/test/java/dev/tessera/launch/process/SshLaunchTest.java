@@ -66,7 +66,7 @@ class SshLaunchTest {
         Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwx------"));
         Path file = dir.resolve("case.ser");
         RankCase body = world -> {
-            AutoDevice auto = (AutoDevice) ProcessBootstrap.currentDevice();
+            AutoDevice auto = (AutoDevice) dev.tessera.runtime.RuntimeTestAccess.currentDevice();
             int me = world.rank();
             if (!auto.transportTo(me ^ 1).equals("shm") || !auto.transportTo((me + 2) % 4).equals("tcp")) {
                 throw new AssertionError("rank " + me + " transports " + auto.transportTo(me ^ 1) + "/"
