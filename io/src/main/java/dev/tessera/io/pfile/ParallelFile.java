@@ -1,0 +1,557 @@
+package dev.tessera.io.pfile;
+
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Datatype;
+import dev.tessera.comm.ThreadLevel;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A file shared by the ranks of a communicator, in the manner of MPI-IO, on a
+ * {@link FileChannel} per rank.
+ *
+ * <pre>{@code
+ * try (ParallelFile f = ParallelFile.open(comm, path, OpenMode.CREATE, OpenMode.WRITE)) {
+ *     f.setView(0, Subarray.of(Datatype.DOUBLE, global, block, start));   // this rank's block
+ *     f.writeAll(field);                                                   // collective, two-phase
+ * }
+ * }</pre>
+ *
+ * <p><b>Collective calls</b> ({@code open}, {@code setView}, {@code writeAll}, {@code readAll},
+ * {@code sync}, {@code setSize}, {@code close}) must be made by every rank of the
+ * communicator in the same order. Their errors are agreed: if one rank fails, every rank
+ * throws a {@link ParallelFileException} naming the failing ranks and the path, so no rank
+ * is left waiting in a later call. Open is two-step: rank 0 opens (and creates) first, then
+ * the others, so CREATE and EXCLUSIVE behave as in MPI.
+ *
+ * <p><b>Views.</b> Each rank sees the file through its own {@link FileView}: a
+ * displacement and an n-d {@link Subarray} layout of an element type, tiled. Positions
+ * and offsets of data calls count elements of the view's type from the displacement;
+ * the default view is bytes from offset 0. Data are in the machine's native byte order
+ * (little-endian on x86-64 and aarch64), as a {@code MemorySegment.ofArray} sees them.
+ *
+ * <p><b>Collective data calls</b> use {@link TwoPhaseIo} (collective buffering) with
+ * {@link Hints#aggregators()} aggregator ranks. Overlapping writes of different ranks in
+ * one {@code writeAll} are rejected before any byte is written. <b>Independent calls</b>
+ * ({@code writeAt}, {@code readAt}) write their pieces directly. <b>Nonblocking</b>
+ * variants return an {@link IoRequest}: independent ones run on a virtual thread at once;
+ * collective ones run on the file's own thread when the communicator is at
+ * {@link ThreadLevel#MULTIPLE}, else they complete within the call (the communicator may
+ * only be used by the rank's main thread) and return a completed request.
+ */
+public final class ParallelFile implements AutoCloseable {
+
+    /**
+     * Tuning of collective I/O, like ROMIO's cb_nodes and cb_buffer_size hints.
+     *
+     * @param aggregators  ranks that do the file I/O of collective calls (0: the default choice)
+     * @param bufferBytes  bytes an aggregator moves per round
+     */
+    public record Hints(int aggregators, long bufferBytes) {
+        public static final Hints DEFAULT = new Hints(0, 16L << 20);
+
+        public Hints {
+            if (aggregators < 0 || bufferBytes < 1) {
+                throw new IllegalArgumentException("Hints: aggregators must be >= 0 and bufferBytes >= 1, got "
+                        + aggregators + ", " + bufferBytes);
+            }
+        }
+    }
+
+    private final Comm comm;
+    private final Path path;
+    private final Set<OpenMode> modes;
+    private final FileChannel channel;
+    private final int[] aggregators;
+    private final long bufferBytes;
+    private final ExecutorService ioThread;
+    private final ExecutorService collectiveThread;
+    private final ExecutorService independentThreads = Executors.newVirtualThreadPerTaskExecutor();
+    private FileView view = FileView.contiguous(0, Datatype.BYTE);
+    private FileView[] allViews;
+    private long position;
+    private CompletableFuture<Long> lastCollective = CompletableFuture.completedFuture(0L);
+    private String checkedAccess;
+    private boolean closed;
+
+    private ParallelFile(Comm comm, Path path, Set<OpenMode> modes, FileChannel channel, Hints hints) {
+        this.comm = comm;
+        this.path = path;
+        this.modes = modes;
+        this.channel = channel;
+        this.bufferBytes = hints.bufferBytes();
+        this.aggregators = chooseAggregators(comm.size(), hints.aggregators());
+        this.ioThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("pfile-io").factory());
+        this.collectiveThread = comm.threadLevel() == ThreadLevel.MULTIPLE
+                ? Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("pfile-collective").factory())
+                : null;
+        FileView[] views = new FileView[comm.size()];
+        Arrays.fill(views, view);
+        this.allViews = views;
+    }
+
+    /**
+     * Aggregators spread evenly over the ranks. Until {@code Comm.splitByNode()} exists the
+     * default count is one per group of {@code availableProcessors} consecutive ranks
+     * (ranks are placed by node in blocks, and a node rarely runs more ranks than cores).
+     */
+    static int[] chooseAggregators(int size, int requested) {
+        int perNode = Math.max(1, Runtime.getRuntime().availableProcessors());
+        int n = requested > 0 ? Math.min(requested, size) : Math.max(1, (size + perNode - 1) / perNode);
+        int[] ranks = new int[n];
+        for (int i = 0; i < n; i++) {
+            ranks[i] = (int) ((long) i * size / n);
+        }
+        return ranks;
+    }
+
+    /** Opens {@code path} on every rank of {@code comm} (collective) with default hints. */
+    public static ParallelFile open(Comm comm, Path path, OpenMode... modes) {
+        return open(comm, path, Hints.DEFAULT, modes);
+    }
+
+    /** Opens {@code path} on every rank of {@code comm} (collective). */
+    public static ParallelFile open(Comm comm, Path path, Hints hints, OpenMode... modes) {
+        String call = "ParallelFile.open";
+        Set<OpenMode> set = modes.length == 0 ? EnumSet.noneOf(OpenMode.class) : EnumSet.copyOf(List.of(modes));
+        String error = validateModes(set);
+        Path absolute = path == null ? null : path.toAbsolutePath();
+        List<String> seen = comm.allgatherObject(absolute + " " + set);
+        if (error == null && new HashSet<>(seen).size() > 1) {
+            error = "ranks disagree on the path or modes: " + seen;
+        }
+        CollectiveCheck.agree(comm, call, absolute, error);
+        Comm own = comm.dup();
+        FileChannel channel = null;
+        String failure = null;
+        if (own.rank() == 0) {
+            try {
+                channel = FileChannel.open(absolute, options(set, true));
+            } catch (IOException | RuntimeException e) {
+                failure = "cannot open " + absolute + " " + set + ": " + CollectiveCheck.describe(e);
+            }
+        }
+        try {
+            CollectiveCheck.agree(own, call, absolute, failure);
+            if (own.rank() != 0) {
+                try {
+                    channel = FileChannel.open(absolute, options(set, false));
+                } catch (IOException | RuntimeException e) {
+                    failure = "cannot open " + absolute + " " + set + ": " + CollectiveCheck.describe(e);
+                }
+            }
+            CollectiveCheck.agree(own, call, absolute, failure);
+        } catch (RuntimeException e) {
+            closeQuietly(channel);
+            own.free();
+            throw e;
+        }
+        return new ParallelFile(own, absolute, set, channel, hints);
+    }
+
+    private static String validateModes(Set<OpenMode> set) {
+        if (!set.contains(OpenMode.READ) && !set.contains(OpenMode.WRITE)) {
+            return "modes " + set + " need READ or WRITE";
+        }
+        if (set.contains(OpenMode.CREATE) && !set.contains(OpenMode.WRITE)) {
+            return "modes " + set + ": CREATE needs WRITE";
+        }
+        if (set.contains(OpenMode.EXCLUSIVE) && !set.contains(OpenMode.CREATE)) {
+            return "modes " + set + ": EXCLUSIVE needs CREATE";
+        }
+        return null;
+    }
+
+    private static OpenOption[] options(Set<OpenMode> set, boolean first) {
+        Set<OpenOption> o = new HashSet<>();
+        if (set.contains(OpenMode.READ)) {
+            o.add(StandardOpenOption.READ);
+        }
+        if (set.contains(OpenMode.WRITE)) {
+            o.add(StandardOpenOption.WRITE);
+        }
+        if (first && set.contains(OpenMode.CREATE)) {
+            o.add(set.contains(OpenMode.EXCLUSIVE) ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
+        }
+        return o.toArray(OpenOption[]::new);
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public Comm comm() {
+        return comm;
+    }
+
+    /** This rank's view. */
+    public FileView view() {
+        return view;
+    }
+
+    /** The aggregator ranks of collective calls. */
+    public int[] aggregators() {
+        return aggregators.clone();
+    }
+
+    // ------------------------------------------------------------------------------- views
+
+    /** Sets this rank's view (collective; each rank passes its own). Resets the file pointer. */
+    public void setView(FileView newView) {
+        setView(newView, newView == null ? "view is null" : null);
+    }
+
+    private void setView(FileView newView, String error) {
+        String call = "ParallelFile.setView";
+        checkOpen(call);
+        awaitCollective();
+        List<FileView> views = comm.allgatherObject(newView);
+        CollectiveCheck.agree(comm, call, path, error);
+        this.view = newView;
+        this.allViews = views.toArray(FileView[]::new);
+        this.position = 0;
+        this.checkedAccess = null;
+    }
+
+    /** Sets this rank's view to {@code layout} starting {@code displacement} bytes into the file (collective). */
+    public void setView(long displacement, Subarray layout) {
+        String error = null;
+        FileView v = null;
+        try {
+            v = new FileView(displacement, layout);
+        } catch (IllegalArgumentException e) {
+            error = e.getMessage();
+        }
+        setView(v, error);
+    }
+
+    /** The individual file pointer, in elements of the view. */
+    public long position() {
+        return position;
+    }
+
+    /** Moves the individual file pointer (elements of the view). */
+    public void seek(long elements) {
+        if (elements < 0) {
+            throw new ParallelFileException(path, where("ParallelFile.seek") + ": position must be >= 0, got " + elements);
+        }
+        position = elements;
+    }
+
+    // ------------------------------------------------------------------------------- collective data
+
+    public void writeAll(double[] data) { writeAll(MemorySegment.ofArray(data), Datatype.DOUBLE); }
+    public void writeAll(float[] data) { writeAll(MemorySegment.ofArray(data), Datatype.FLOAT); }
+    public void writeAll(long[] data) { writeAll(MemorySegment.ofArray(data), Datatype.LONG); }
+    public void writeAll(int[] data) { writeAll(MemorySegment.ofArray(data), Datatype.INT); }
+    public void writeAll(short[] data) { writeAll(MemorySegment.ofArray(data), Datatype.SHORT); }
+    public void writeAll(byte[] data) { writeAll(MemorySegment.ofArray(data), Datatype.BYTE); }
+
+    public void readAll(double[] data) { readAll(MemorySegment.ofArray(data), Datatype.DOUBLE); }
+    public void readAll(float[] data) { readAll(MemorySegment.ofArray(data), Datatype.FLOAT); }
+    public void readAll(long[] data) { readAll(MemorySegment.ofArray(data), Datatype.LONG); }
+    public void readAll(int[] data) { readAll(MemorySegment.ofArray(data), Datatype.INT); }
+    public void readAll(short[] data) { readAll(MemorySegment.ofArray(data), Datatype.SHORT); }
+    public void readAll(byte[] data) { readAll(MemorySegment.ofArray(data), Datatype.BYTE); }
+
+    /**
+     * Collective write of {@code data} (elements of {@code type}) at the file pointer, which
+     * then advances past them. Every rank calls it; a rank with nothing to write passes an
+     * empty segment.
+     */
+    public void writeAll(MemorySegment data, Datatype type) {
+        iwriteAll(data, type).await();
+    }
+
+    /** Collective read into {@code data} at the file pointer, which then advances. */
+    public void readAll(MemorySegment data, Datatype type) {
+        ireadAll(data, type).await();
+    }
+
+    /** Nonblocking {@link #writeAll(MemorySegment, Datatype)}. */
+    public IoRequest iwriteAll(MemorySegment data, Datatype type) {
+        return collective("ParallelFile.writeAll", data, type, true);
+    }
+
+    /** Nonblocking {@link #readAll(MemorySegment, Datatype)}. */
+    public IoRequest ireadAll(MemorySegment data, Datatype type) {
+        return collective("ParallelFile.readAll", data, type, false);
+    }
+
+    public IoRequest iwriteAll(double[] data) { return iwriteAll(MemorySegment.ofArray(data), Datatype.DOUBLE); }
+    public IoRequest ireadAll(double[] data) { return ireadAll(MemorySegment.ofArray(data), Datatype.DOUBLE); }
+
+    private IoRequest collective(String call, MemorySegment data, Datatype type, boolean write) {
+        checkOpen(call);
+        String error = checkData(call, data, type, write);
+        long start = position * view.type().byteSize();
+        long length = error == null ? data.byteSize() : 0;
+        if (error == null) {
+            position += length / view.type().byteSize();
+        }
+        if (collectiveThread == null) {
+            return IoRequest.completed(runCollective(call, data, start, length, write, error));
+        }
+        String err = error;
+        lastCollective = lastCollective.handle((v, e) -> null)
+                .thenApplyAsync(v -> runCollective(call, data, start, length, write, err), collectiveThread);
+        return new IoRequest(lastCollective);
+    }
+
+    private long runCollective(String call, MemorySegment data, long start, long length, boolean write, String error) {
+        List<long[]> accesses = comm.allgatherObject(new long[] {start, length});
+        CollectiveCheck.agree(comm, call, path, error);
+        long[] starts = new long[accesses.size()];
+        long[] lengths = new long[accesses.size()];
+        for (int p = 0; p < starts.length; p++) {
+            starts[p] = accesses.get(p)[0];
+            lengths[p] = accesses.get(p)[1];
+        }
+        if (write) {
+            checkNoOverlap(call, starts, lengths);
+        }
+        TwoPhaseIo io = new TwoPhaseIo(comm, channel, allViews, starts, lengths, aggregators, bufferBytes, ioThread);
+        if (write) {
+            io.write(data);
+        } else {
+            io.read(data);
+        }
+        IOException failure = io.failure();
+        CollectiveCheck.agree(comm, call, path, failure == null ? null
+                : "aggregator I/O failed on " + path + ": " + CollectiveCheck.describe(failure));
+        return length;
+    }
+
+    /** Rejects a collective write in which two ranks' accesses share a file byte, before anything is written. */
+    private void checkNoOverlap(String call, long[] starts, long[] lengths) {
+        String key = Arrays.toString(starts) + Arrays.toString(lengths);
+        if (key.equals(checkedAccess)) {
+            return;
+        }
+        int me = comm.rank();
+        String error = null;
+        for (int q = me + 1; q < allViews.length && error == null; q++) {
+            if (allViews[me].overlaps(starts[me], lengths[me], allViews[q], starts[q], lengths[q])) {
+                error = "its view " + allViews[me] + " overlaps rank " + q + "'s view " + allViews[q]
+                        + " in this write: overlapping collective writes are not allowed";
+            }
+        }
+        CollectiveCheck.agree(comm, call, path, error);
+        checkedAccess = key;
+    }
+
+    private String checkData(String call, MemorySegment data, Datatype type, boolean write) {
+        if (data == null || type == null) {
+            return "buffer or element type is null";
+        }
+        if (type != view.type() && type != Datatype.BYTE) {
+            return "buffer of " + type + " elements but the view's element type is " + view.type();
+        }
+        if (data.byteSize() % view.type().byteSize() != 0) {
+            return "buffer of " + data.byteSize() + " bytes is not a whole number of " + view.type() + " elements";
+        }
+        if (write ? !modes.contains(OpenMode.WRITE) : !modes.contains(OpenMode.READ)) {
+            return "file opened " + modes + " does not allow " + (write ? "writing" : "reading");
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------- independent data
+
+    public void writeAt(long offset, double[] data) { iwriteAt(offset, MemorySegment.ofArray(data), Datatype.DOUBLE).await(); }
+    public void writeAt(long offset, long[] data) { iwriteAt(offset, MemorySegment.ofArray(data), Datatype.LONG).await(); }
+    public void writeAt(long offset, int[] data) { iwriteAt(offset, MemorySegment.ofArray(data), Datatype.INT).await(); }
+    public void writeAt(long offset, byte[] data) { iwriteAt(offset, MemorySegment.ofArray(data), Datatype.BYTE).await(); }
+    public void readAt(long offset, double[] data) { ireadAt(offset, MemorySegment.ofArray(data), Datatype.DOUBLE).await(); }
+    public void readAt(long offset, long[] data) { ireadAt(offset, MemorySegment.ofArray(data), Datatype.LONG).await(); }
+    public void readAt(long offset, int[] data) { ireadAt(offset, MemorySegment.ofArray(data), Datatype.INT).await(); }
+    public void readAt(long offset, byte[] data) { ireadAt(offset, MemorySegment.ofArray(data), Datatype.BYTE).await(); }
+    public IoRequest iwriteAt(long offset, double[] data) { return iwriteAt(offset, MemorySegment.ofArray(data), Datatype.DOUBLE); }
+    public IoRequest ireadAt(long offset, double[] data) { return ireadAt(offset, MemorySegment.ofArray(data), Datatype.DOUBLE); }
+
+    /** Nonblocking independent write at {@code offset} (elements of the view), without moving the file pointer. */
+    public IoRequest iwriteAt(long offset, MemorySegment data, Datatype type) {
+        return independent("ParallelFile.writeAt", offset, data, type, true);
+    }
+
+    /** Nonblocking independent read at {@code offset} (elements of the view); bytes past the end read as zero. */
+    public IoRequest ireadAt(long offset, MemorySegment data, Datatype type) {
+        return independent("ParallelFile.readAt", offset, data, type, false);
+    }
+
+    private IoRequest independent(String call, long offset, MemorySegment data, Datatype type, boolean write) {
+        checkOpen(call);
+        String error = checkData(call, data, type, write);
+        if (error == null && offset < 0) {
+            error = "offset must be >= 0, got " + offset;
+        }
+        if (error != null) {
+            throw new ParallelFileException(path, where(call) + "(" + path + "): " + error);
+        }
+        FileView v = view;
+        long start = offset * v.type().byteSize();
+        return new IoRequest(CompletableFuture.supplyAsync(() -> {
+            try {
+                IOException[] failure = {null};
+                v.forEachPiece(start, data.byteSize(), 0, Long.MAX_VALUE, (f, len, b) -> {
+                    if (failure[0] == null) {
+                        try {
+                            transfer(data.asSlice(b, len), f, write);
+                        } catch (IOException e) {
+                            failure[0] = e;
+                        }
+                    }
+                });
+                if (failure[0] != null) {
+                    throw failure[0];
+                }
+                return data.byteSize();
+            } catch (IOException e) {
+                throw new ParallelFileException(path, where(call) + "(" + path + ") at offset " + offset + ": "
+                        + CollectiveCheck.describe(e), e);
+            }
+        }, independentThreads));
+    }
+
+    private void transfer(MemorySegment segment, long position, boolean write) throws IOException {
+        ByteBuffer bb = segment.asByteBuffer();
+        while (bb.hasRemaining()) {
+            int n = write ? channel.write(bb, position + bb.position()) : channel.read(bb, position + bb.position());
+            if (n < 0) {
+                while (bb.hasRemaining()) {
+                    bb.put((byte) 0);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------- file-wide
+
+    /** Size of the file in bytes. */
+    public long size() {
+        try {
+            return channel.size();
+        } catch (IOException e) {
+            throw new ParallelFileException(path, where("ParallelFile.size") + "(" + path + "): " + CollectiveCheck.describe(e), e);
+        }
+    }
+
+    /** Truncates or extends the file to {@code bytes} (collective; rank 0 resizes). */
+    public void setSize(long bytes) {
+        String call = "ParallelFile.setSize";
+        checkOpen(call);
+        awaitCollective();
+        String error = null;
+        if (comm.rank() == 0) {
+            try {
+                if (channel.size() > bytes) {
+                    channel.truncate(bytes);
+                } else if (channel.size() < bytes) {
+                    channel.write(ByteBuffer.allocate(1), bytes - 1);
+                }
+            } catch (IOException | RuntimeException e) {
+                error = "cannot resize to " + bytes + " bytes: " + CollectiveCheck.describe(e);
+            }
+        }
+        CollectiveCheck.agree(comm, call, path, error);
+    }
+
+    /** Flushes every rank's writes to the storage device (collective, like MPI_File_sync). */
+    public void sync() {
+        String call = "ParallelFile.sync";
+        checkOpen(call);
+        awaitCollective();
+        String error = null;
+        try {
+            channel.force(true);
+        } catch (IOException e) {
+            error = CollectiveCheck.describe(e);
+        }
+        CollectiveCheck.agree(comm, call, path, error);
+    }
+
+    /** Closes the file on every rank (collective); deletes it if opened with DELETE_ON_CLOSE. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        String call = "ParallelFile.close";
+        String error = null;
+        try {
+            awaitCollective();
+        } catch (RuntimeException e) {
+            error = "a nonblocking collective failed: " + e.getMessage();
+        }
+        closed = true;
+        ioThread.shutdown();
+        independentThreads.shutdown();
+        if (collectiveThread != null) {
+            collectiveThread.shutdown();
+        }
+        try {
+            channel.close();
+        } catch (IOException e) {
+            error = CollectiveCheck.describe(e);
+        }
+        try {
+            CollectiveCheck.agree(comm, call, path, error);
+            if (modes.contains(OpenMode.DELETE_ON_CLOSE)) {
+                String deleteError = null;
+                if (comm.rank() == 0) {
+                    try {
+                        Files.deleteIfExists(path);
+                    } catch (IOException e) {
+                        deleteError = "cannot delete: " + CollectiveCheck.describe(e);
+                    }
+                }
+                CollectiveCheck.agree(comm, call, path, deleteError);
+            }
+        } finally {
+            comm.free();
+        }
+    }
+
+    private void awaitCollective() {
+        lastCollective.join();
+    }
+
+    private void checkOpen(String call) {
+        if (closed) {
+            throw new ParallelFileException(path, where(call) + "(" + path + "): file is closed");
+        }
+    }
+
+    private String where(String call) {
+        return "rank " + comm.rank() + ": " + call;
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // already failing: the open error is the one to report
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ParallelFile[" + path + ", " + modes + ", rank " + comm.rank() + " of " + comm.size() + "]";
+    }
+}

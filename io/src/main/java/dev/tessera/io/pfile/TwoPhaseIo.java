@@ -1,0 +1,363 @@
+package dev.tessera.io.pfile;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Datatype;
+import dev.tessera.comm.Request;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Two-phase collective I/O (ROMIO's collective buffering, Thakur, Gropp and Lusk 1999):
+ * the bytes that all ranks access are split into one contiguous <em>file domain</em> per
+ * aggregator rank; each domain is processed in rounds of at most {@code bufferBytes}
+ * (one <em>window</em> per aggregator per round). In a write round every rank sends each
+ * aggregator the pieces of its data that fall in that aggregator's window, and the
+ * aggregator writes the window with one large write; a read round runs the other way.
+ * Small, interleaved accesses of many ranks so become a few large sequential ones.
+ *
+ * <p>Invariants that make it deadlock-free without any metadata messages: every rank
+ * knows every rank's view and access (gathered by the caller), so sender and aggregator
+ * compute the same pieces, byte counts and order independently; messages of one
+ * (sender, aggregator) pair in one round are a single message, matched in order because
+ * the device does not overtake. A window with holes is first read from the file and then
+ * overwritten (data sieving), so bytes between the pieces are preserved. The writes of a
+ * round run on {@code ioThread} while the next round exchanges into the other of two
+ * window buffers. An I/O failure on an aggregator is recorded, further I/O skipped, and
+ * the message protocol completed, so no rank hangs; the caller agrees on the outcome.
+ */
+final class TwoPhaseIo {
+
+    static final int TAG = 7;
+    private static final long ALIGN = 4096;
+
+    private final Comm comm;
+    private final FileChannel channel;
+    private final FileView[] views;
+    private final long[] starts;
+    private final long[] lengths;
+    private final int[] aggregators;
+    private final long bufferBytes;
+    private final ExecutorService ioThread;
+    private final int me;
+    private final int myAggregator;
+    private long[] bounds;
+    private long rounds;
+    private volatile IOException failure;
+
+    /**
+     * @param starts  view byte position where each rank's access begins
+     * @param lengths bytes each rank accesses
+     */
+    TwoPhaseIo(Comm comm, FileChannel channel, FileView[] views, long[] starts, long[] lengths, int[] aggregators,
+               long bufferBytes, ExecutorService ioThread) {
+        this.comm = comm;
+        this.channel = channel;
+        this.views = views;
+        this.starts = starts;
+        this.lengths = lengths;
+        this.aggregators = aggregators;
+        this.bufferBytes = bufferBytes;
+        this.ioThread = ioThread;
+        this.me = comm.rank();
+        int a = -1;
+        for (int i = 0; i < aggregators.length; i++) {
+            if (aggregators[i] == me) {
+                a = i;
+            }
+        }
+        this.myAggregator = a;
+        planDomains();
+    }
+
+    /** The first I/O failure of this rank as an aggregator, or null. */
+    IOException failure() {
+        return failure;
+    }
+
+    private void planDomains() {
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        for (int p = 0; p < views.length; p++) {
+            if (lengths[p] > 0) {
+                long[] b = views[p].bounds(starts[p], lengths[p]);
+                lo = Math.min(lo, b[0]);
+                hi = Math.max(hi, b[1]);
+            }
+        }
+        int n = aggregators.length;
+        bounds = new long[n + 1];
+        if (lo >= hi) {
+            rounds = 0;
+            return;
+        }
+        long share = (hi - lo + n - 1) / n;
+        for (int a = 0; a <= n; a++) {
+            long b = a == 0 ? lo : a == n ? hi : (lo + a * share) / ALIGN * ALIGN;
+            bounds[a] = Math.min(hi, Math.max(lo, b));
+        }
+        long longest = 0;
+        for (int a = 0; a < n; a++) {
+            longest = Math.max(longest, bounds[a + 1] - bounds[a]);
+        }
+        rounds = (longest + bufferBytes - 1) / bufferBytes;
+    }
+
+    private long windowStart(int a, long r) {
+        return Math.min(bounds[a + 1], bounds[a] + r * bufferBytes);
+    }
+
+    private long windowEnd(int a, long r) {
+        return Math.min(bounds[a + 1], bounds[a] + (r + 1) * bufferBytes);
+    }
+
+    /** Pieces of rank p's access in a window, as (file offset, length, buffer offset) triples. */
+    private List<long[]> pieces(int p, long w0, long w1) {
+        List<long[]> out = new ArrayList<>();
+        views[p].forEachPiece(starts[p], lengths[p], w0, w1, (f, len, b) -> out.add(new long[] {f, len, b}));
+        return out;
+    }
+
+    private static long total(List<long[]> pieces) {
+        long t = 0;
+        for (long[] pc : pieces) {
+            t += pc[1];
+        }
+        return t;
+    }
+
+    // ------------------------------------------------------------------------------- write
+
+    /** Collective write of {@code local} (this rank's {@code lengths[me]} bytes). */
+    void write(MemorySegment local) {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] windows = new MemorySegment[2];
+            @SuppressWarnings("unchecked")
+            CompletableFuture<Void>[] pending = new CompletableFuture[2];
+            if (myAggregator >= 0 && rounds > 0) {
+                for (int i = 0; i < 2; i++) {
+                    windows[i] = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
+                }
+            }
+            for (long r = 0; r < rounds; r++) {
+                int slot = (int) (r & 1);
+                if (pending[slot] != null) {
+                    pending[slot].join();
+                }
+                writeRound(r, local, windows[slot], pending, slot);
+            }
+            for (CompletableFuture<Void> f : pending) {
+                if (f != null) {
+                    f.join();
+                }
+            }
+        }
+    }
+
+    private void writeRound(long r, MemorySegment local, MemorySegment window, CompletableFuture<Void>[] pending, int slot) {
+        List<Request> requests = new ArrayList<>();
+        List<Runnable> afterReceive = new ArrayList<>();
+        long extentLo = Long.MAX_VALUE;
+        long extentHi = Long.MIN_VALUE;
+        long w0 = 0;
+        if (myAggregator >= 0) {
+            w0 = windowStart(myAggregator, r);
+            long w1 = windowEnd(myAggregator, r);
+            List<List<long[]>> byRank = new ArrayList<>();
+            long covered = 0;
+            for (int p = 0; p < views.length; p++) {
+                List<long[]> pcs = pieces(p, w0, w1);
+                byRank.add(pcs);
+                if (!pcs.isEmpty()) {
+                    extentLo = Math.min(extentLo, pcs.getFirst()[0]);
+                    extentHi = Math.max(extentHi, pcs.getLast()[0] + pcs.getLast()[1]);
+                    covered += total(pcs);
+                }
+            }
+            if (extentLo < extentHi && covered < extentHi - extentLo) {
+                sieveRead(window, w0, extentLo, extentHi);
+            }
+            for (int p = 0; p < views.length; p++) {
+                List<long[]> pcs = byRank.get(p);
+                if (pcs.isEmpty() || p == me) {
+                    continue;
+                }
+                if (pcs.size() == 1) {
+                    long[] pc = pcs.getFirst();
+                    requests.add(comm.irecv(bytes(window.asSlice(pc[0] - w0, pc[1])), p, TAG));
+                } else {
+                    MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(total(pcs))]);
+                    requests.add(comm.irecv(bytes(staging), p, TAG));
+                    long base = w0;
+                    afterReceive.add(() -> {
+                        long at = 0;
+                        for (long[] pc : pcs) {
+                            MemorySegment.copy(staging, at, window, pc[0] - base, pc[1]);
+                            at += pc[1];
+                        }
+                    });
+                }
+            }
+        }
+        for (int a = 0; a < aggregators.length; a++) {
+            List<long[]> pcs = pieces(me, windowStart(a, r), windowEnd(a, r));
+            if (pcs.isEmpty()) {
+                continue;
+            }
+            if (aggregators[a] == me) {
+                for (long[] pc : pcs) {
+                    MemorySegment.copy(local, pc[2], window, pc[0] - w0, pc[1]);
+                }
+            } else if (pcs.size() == 1) {
+                long[] pc = pcs.getFirst();
+                requests.add(comm.isend(bytes(local.asSlice(pc[2], pc[1])), aggregators[a], TAG));
+            } else {
+                MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(total(pcs))]);
+                long at = 0;
+                for (long[] pc : pcs) {
+                    MemorySegment.copy(local, pc[2], staging, at, pc[1]);
+                    at += pc[1];
+                }
+                requests.add(comm.isend(bytes(staging), aggregators[a], TAG));
+            }
+        }
+        Request.waitAll(requests);
+        afterReceive.forEach(Runnable::run);
+        if (myAggregator >= 0 && extentLo < extentHi && failure == null) {
+            long lo = extentLo;
+            long hi = extentHi;
+            long base = w0;
+            pending[slot] = CompletableFuture.runAsync(() -> writeFully(window.asSlice(lo - base, hi - lo), lo), ioThread);
+        }
+    }
+
+    private void sieveRead(MemorySegment window, long w0, long lo, long hi) {
+        if (failure != null) {
+            return;
+        }
+        MemorySegment part = window.asSlice(lo - w0, hi - lo);
+        part.fill((byte) 0);
+        try {
+            ByteBuffer bb = part.asByteBuffer();
+            while (bb.hasRemaining()) {
+                int n = channel.read(bb, lo + bb.position());
+                if (n < 0) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    private void writeFully(MemorySegment data, long position) {
+        try {
+            ByteBuffer bb = data.asByteBuffer();
+            while (bb.hasRemaining()) {
+                channel.write(bb, position + bb.position());
+            }
+        } catch (IOException e) {
+            synchronized (this) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------- read
+
+    /** Collective read into {@code local} (this rank's {@code lengths[me]} bytes). */
+    void read(MemorySegment local) {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment window = null;
+            if (myAggregator >= 0 && rounds > 0) {
+                window = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
+            }
+            for (long r = 0; r < rounds; r++) {
+                readRound(r, local, window);
+            }
+        }
+    }
+
+    private void readRound(long r, MemorySegment local, MemorySegment window) {
+        List<Request> requests = new ArrayList<>();
+        List<Runnable> afterReceive = new ArrayList<>();
+        for (int a = 0; a < aggregators.length; a++) {
+            if (aggregators[a] == me) {
+                continue;
+            }
+            List<long[]> pcs = pieces(me, windowStart(a, r), windowEnd(a, r));
+            if (pcs.isEmpty()) {
+                continue;
+            }
+            if (pcs.size() == 1) {
+                long[] pc = pcs.getFirst();
+                requests.add(comm.irecv(bytes(local.asSlice(pc[2], pc[1])), aggregators[a], TAG));
+            } else {
+                MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(total(pcs))]);
+                requests.add(comm.irecv(bytes(staging), aggregators[a], TAG));
+                afterReceive.add(() -> {
+                    long at = 0;
+                    for (long[] pc : pcs) {
+                        MemorySegment.copy(staging, at, local, pc[2], pc[1]);
+                        at += pc[1];
+                    }
+                });
+            }
+        }
+        if (myAggregator >= 0) {
+            long w0 = windowStart(myAggregator, r);
+            long w1 = windowEnd(myAggregator, r);
+            List<List<long[]>> byRank = new ArrayList<>();
+            long lo = Long.MAX_VALUE;
+            long hi = Long.MIN_VALUE;
+            for (int p = 0; p < views.length; p++) {
+                List<long[]> pcs = pieces(p, w0, w1);
+                byRank.add(pcs);
+                if (!pcs.isEmpty()) {
+                    lo = Math.min(lo, pcs.getFirst()[0]);
+                    hi = Math.max(hi, pcs.getLast()[0] + pcs.getLast()[1]);
+                }
+            }
+            if (lo < hi) {
+                sieveRead(window, w0, lo, hi);
+            }
+            for (int p = 0; p < views.length; p++) {
+                List<long[]> pcs = byRank.get(p);
+                if (pcs.isEmpty()) {
+                    continue;
+                }
+                if (p == me) {
+                    for (long[] pc : pcs) {
+                        MemorySegment.copy(window, pc[0] - w0, local, pc[2], pc[1]);
+                    }
+                } else if (pcs.size() == 1) {
+                    long[] pc = pcs.getFirst();
+                    requests.add(comm.isend(bytes(window.asSlice(pc[0] - w0, pc[1])), p, TAG));
+                } else {
+                    MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(total(pcs))]);
+                    long at = 0;
+                    for (long[] pc : pcs) {
+                        MemorySegment.copy(window, pc[0] - w0, staging, at, pc[1]);
+                        at += pc[1];
+                    }
+                    requests.add(comm.isend(bytes(staging), p, TAG));
+                }
+            }
+        }
+        Request.waitAll(requests);
+        afterReceive.forEach(Runnable::run);
+    }
+
+    private static Buffer bytes(MemorySegment segment) {
+        return Buffer.of(segment, Datatype.BYTE);
+    }
+}
