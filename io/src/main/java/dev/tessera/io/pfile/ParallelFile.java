@@ -427,7 +427,13 @@ public final class ParallelFile implements AutoCloseable {
         }, independentThreads));
     }
 
-    private void transfer(MemorySegment segment, long position, boolean write) throws IOException {
+    private void transfer(MemorySegment target, long position, boolean write) throws IOException {
+        // Only native and byte[] segments can be seen as ByteBuffers: stage other arrays through bytes.
+        boolean direct = target.heapBase().map(base -> base instanceof byte[]).orElse(true);
+        MemorySegment segment = direct ? target : MemorySegment.ofArray(new byte[Math.toIntExact(target.byteSize())]);
+        if (!direct && write) {
+            MemorySegment.copy(target, 0, segment, 0, target.byteSize());
+        }
         ByteBuffer bb = segment.asByteBuffer();
         while (bb.hasRemaining()) {
             int n = write ? channel.write(bb, position + bb.position()) : channel.read(bb, position + bb.position());
@@ -436,6 +442,9 @@ public final class ParallelFile implements AutoCloseable {
                     bb.put((byte) 0);
                 }
             }
+        }
+        if (!direct && !write) {
+            MemorySegment.copy(segment, 0, target, 0, target.byteSize());
         }
     }
 
