@@ -40,7 +40,7 @@ final class RankFile {
     static final int TRAILER_BYTES = 8 + 4 + 8;
 
     /** Size and checksum of a written file. */
-    record Written(long bytes, int crc) {
+    record Written(long bytes, int crc) implements java.io.Serializable {
     }
 
     private RankFile() {
@@ -149,9 +149,12 @@ final class RankFile {
             MemorySegment seg = segment(array);
             byte[] bytes = in.readNBytes(Math.toIntExact(seg.byteSize()));
             MemorySegment src = MemorySegment.ofArray(bytes);
-            long size = type.byteSize();
-            for (long at = 0; at < seg.byteSize(); at += size) {
-                copyElement(src, at, seg, at, type, ByteOrder.LITTLE_ENDIAN, ByteOrder.nativeOrder());
+            if (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN) {
+                MemorySegment.copy(src, 0, seg, 0, seg.byteSize());
+            } else {
+                for (long at = 0; at < seg.byteSize(); at += type.byteSize()) {
+                    copyElement(src, at, seg, at, type, ByteOrder.LITTLE_ENDIAN, ByteOrder.nativeOrder());
+                }
             }
             arrays.put(name, array);
         }

@@ -1,0 +1,164 @@
+package dev.tessera.io.hdf5;
+
+import dev.tessera.comm.Comm;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One dataset of a {@link ParallelHdf5File}, written by all ranks in one collective call:
+ * each rank passes its block (offset and count in the global n-d array, elements row-major
+ * in a flat array) and the blocks together must tile the array exactly. The blocks are
+ * exchanged first and checked on every rank (inside the shape, no overlap, nothing
+ * missing), so bad arguments on any rank make every rank throw the same error naming it.
+ *
+ * <p>Contiguous datasets go to the file by {@link WriteStrategy}. Chunked ones are
+ * redistributed by chunk: each chunk belongs to the rank whose block holds its first
+ * element, pieces travel there in one all-to-all, the owner compresses whole chunks, and
+ * the chunks' addresses follow from the compressed sizes every rank learns (so each owner
+ * writes its chunks at computed offsets and rank 0 indexes them all).
+ *
+ * <p>{@link #read} is the matching distributed read: any number of ranks, each reading
+ * any box, each reading only the bytes (or chunks) its box needs. It works on files written
+ * on another number of ranks, by {@link Hdf5Writer}, or by libhdf5; files this reader does
+ * not handle are read through jHDF's slicing.
+ */
+public final class DistributedDataset {
+
+    /** {@link WriteStrategy#AUTO} aggregates when blocks' average run is shorter than this. */
+    public static final int AUTO_RUN_BYTES = 64 << 10;
+
+    private final ParallelHdf5File file;
+    private final Hdf5Dataset dataset;
+    private boolean written;
+
+    DistributedDataset(ParallelHdf5File file, Hdf5Dataset dataset) {
+        this.file = file;
+        this.dataset = dataset;
+    }
+
+    public String path() {
+        return dataset.path();
+    }
+
+    public long[] shape() {
+        return dataset.shape();
+    }
+
+    public Hdf5Type type() {
+        return dataset.type();
+    }
+
+    /** Sets an attribute of the dataset (collective in the sense that all ranks make the call). */
+    public DistributedDataset attribute(String name, Object value) {
+        dataset.attribute(name, value);
+        return this;
+    }
+
+    /**
+     * Writes this rank's block: {@code count} elements per dimension at {@code offset},
+     * held row-major in {@code block} (collective; the blocks of all ranks tile the array).
+     */
+    public void write(long[] offset, long[] count, Object block) {
+        Comm comm = file.comm();
+        String where = file.path() + " DistributedDataset.write(" + path() + ")";
+        String error = null;
+        if (written) {
+            error = "the dataset was already written (one collective write per dataset)";
+        } else {
+            try {
+                dataset.checkPart("write", offset, count, block);
+            } catch (RuntimeException e) {
+                error = e.getMessage();
+            }
+        }
+        boolean shapeOk = offset != null && count != null && offset.length == count.length;
+        BlockClaim mine = new BlockClaim(comm.rank(), shapeOk ? offset : new long[0], shapeOk ? count : new long[0], error);
+        List<BlockClaim> claims = comm.allgatherObject(mine);
+        BlockClaim.checkTiling(claims, dataset.shape(), where);
+        written = true;
+        Hyperslab box = mine.box();
+        MemorySegment data = Hdf5Type.segmentOf(block);
+        String failure = null;
+        try {
+            if (dataset.layout().isChunked()) {
+                ChunkedCollectiveWrite.write(file, dataset, claims, box, data);
+            } else if (strategy(claims) == WriteStrategy.AGGREGATED) {
+                AggregatedWrite.write(file, dataset, claims, box, data);
+            } else {
+                dataset.write(offset, count, block);
+            }
+        } catch (RuntimeException e) {
+            failure = e.getMessage();
+        }
+        Collective.throwIfAnyFailed(comm, failure, where, null);
+    }
+
+    /** The strategy a write with these blocks takes (AUTO resolved by average run length). */
+    WriteStrategy strategy(List<BlockClaim> claims) {
+        WriteStrategy s = file.options().strategy();
+        if (s != WriteStrategy.AUTO) {
+            return s;
+        }
+        long runs = 0;
+        long elements = 0;
+        for (BlockClaim c : claims) {
+            runs += runCount(c.box(), dataset.shape());
+            elements += c.box().volume();
+        }
+        return runs > 0 && elements * dataset.type().size() / runs < AUTO_RUN_BYTES
+                ? WriteStrategy.AGGREGATED : WriteStrategy.INDEPENDENT;
+    }
+
+    static long runCount(Hyperslab box, long[] shape) {
+        if (box.volume() == 0) {
+            return 0;
+        }
+        int k = shape.length - 1;
+        while (k > 0 && box.count()[k] == shape[k]) {
+            k--;
+        }
+        long runs = 1;
+        for (int d = 0; d < k; d++) {
+            runs *= box.count()[d];
+        }
+        return runs;
+    }
+
+    /**
+     * Reads the box at {@code offset} of {@code count} elements of {@code datasetPath} in
+     * {@code file}, as a flat row-major array of the dataset's type. Independent: any rank,
+     * any box, any number of ranks; the error names the file, the dataset and the rank.
+     */
+    public static Object read(Comm comm, Path file, String datasetPath, long[] offset, long[] count) {
+        String who = comm == null ? "" : " (rank " + comm.rank() + ")";
+        try (Hdf5Reader reader = Hdf5Reader.open(file)) {
+            return reader.read(datasetPath, offset, count);
+        } catch (Hdf5FormatException e) {
+            if (e.unsupported()) {
+                return JhdfSliceReader.read(file, datasetPath, offset, count, who);
+            }
+            throw new Hdf5FormatException(e.getMessage() + who);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + who, e);
+        }
+    }
+
+    /** The shape of {@code datasetPath} in {@code file} (to compute blocks before a read). */
+    public static long[] shapeOf(Path file, String datasetPath) {
+        try (Hdf5Reader reader = Hdf5Reader.open(file)) {
+            return reader.dataset(datasetPath).shape();
+        } catch (Hdf5FormatException e) {
+            if (e.unsupported()) {
+                return JhdfSliceReader.shape(file, datasetPath);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedDataset " + path() + " " + Arrays.toString(shape());
+    }
+}

@@ -1,0 +1,26 @@
+package dev.tessera.io.hdf5;
+
+/**
+ * How the ranks of a {@link DistributedDataset} write reach the file.
+ *
+ * <ul>
+ *   <li>{@link #INDEPENDENT}: every rank writes its own block at its computed file offsets
+ *       (runs adjacent in the file share a write). No communication beyond the block
+ *       exchange; best when blocks are few large runs (slab decompositions) and the file
+ *       system takes concurrent writers well (local disks, page cache).</li>
+ *   <li>{@link #AGGREGATED}: two-phase I/O like MPI-IO collective buffering: one aggregator
+ *       rank per node owns an equal contiguous range of the dataset's bytes; in rounds of a
+ *       bounded buffer, ranks send the pieces of their blocks that fall in each aggregator's
+ *       current window, and aggregators write whole windows sequentially. Best for blocks
+ *       made of many small runs (pencil and cube decompositions) and for parallel file
+ *       systems that punish many small or interleaved writes.</li>
+ *   <li>{@link #AUTO}: {@code AGGREGATED} when the average run of the blocks is shorter
+ *       than {@value DistributedDataset#AUTO_RUN_BYTES} bytes, else {@code INDEPENDENT}
+ *       (the threshold is from the measurements in docs/io.md).</li>
+ * </ul>
+ */
+public enum WriteStrategy {
+    INDEPENDENT,
+    AGGREGATED,
+    AUTO
+}
