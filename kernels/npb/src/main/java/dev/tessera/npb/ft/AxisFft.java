@@ -21,7 +21,14 @@ import dev.tessera.task.Team;
  */
 final class AxisFft {
 
+    /** Lanes along axis 0 (a transposing gather: 16 rows read in step). */
     private static final int L = StockhamFft.LANES;
+    /**
+     * Widest batch along axes 1 and 2: 64 consecutive doubles per line point, so a
+     * strided gather touches each page once per 512 bytes instead of per 128 (the z
+     * stride of class A is 512 KiB: a TLB miss per access either way, amortised here).
+     */
+    private static final int WIDE = 64;
 
     private final Team team;
     /** Per member: batch re, batch im, scratch re, scratch im, each maxLength * LANES. */
@@ -29,7 +36,7 @@ final class AxisFft {
 
     AxisFft(Team team, int maxLength) {
         this.team = team;
-        this.scratch = new double[team.size()][4][maxLength * L];
+        this.scratch = new double[team.size()][4][maxLength * WIDE];
     }
 
     /** Transforms every line along {@code axis} (0, 1 or 2) of the block in place. */
@@ -39,7 +46,8 @@ final class AxisFft {
         if (n != expected) {
             throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + expected);
         }
-        int batches = axis == 0 ? (d2 / L) * d3 : (d1 / L) * (axis == 1 ? d3 : d2);
+        int lanes = axis == 0 ? L : Math.min(WIDE, d1);
+        int batches = axis == 0 ? (d2 / L) * d3 : (d1 / lanes) * (axis == 1 ? d3 : d2);
         team.region(ctx -> {
             double[][] s = scratch[ctx.id()];
             ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) -> {
@@ -50,9 +58,9 @@ final class AxisFft {
                         fft.transform(direction, s[0], s[1], s[2], s[3]);
                         scatterRows(s[0], s[1], re, im, base, d1);
                     } else {
-                        int blocks = d1 / L;
+                        int blocks = d1 / lanes;
                         int outer = b / blocks;
-                        int lane0 = (b % blocks) * L;
+                        int lane0 = (b % blocks) * lanes;
                         int base;
                         int stride;
                         if (axis == 1) {
@@ -62,48 +70,53 @@ final class AxisFft {
                             base = outer * d1 + lane0;
                             stride = d1 * d2;
                         }
-                        gatherColumns(re, im, base, stride, n, s[0], s[1]);
-                        fft.transform(direction, s[0], s[1], s[2], s[3]);
-                        scatterColumns(s[0], s[1], re, im, base, stride, n);
+                        gatherColumns(re, im, base, stride, n, lanes, s[0], s[1]);
+                        fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+                        scatterColumns(s[0], s[1], re, im, base, stride, n, lanes);
                     }
                 }
             });
         });
     }
 
-    /** Lanes j = consecutive rows of length n starting at base: batch[t*L + j] = x[base + j*n + t]. */
+    /**
+     * Lanes j = consecutive rows of length n starting at base: batch[t*L + j] = x[base + j*n + t].
+     * Point-major order: each step writes L consecutive doubles and reads L sequential streams.
+     */
     private static void gatherRows(double[] re, double[] im, int base, int n, double[] br, double[] bi) {
-        for (int j = 0; j < L; j++) {
-            int row = base + j * n;
-            for (int t = 0; t < n; t++) {
-                br[t * L + j] = re[row + t];
-                bi[t * L + j] = im[row + t];
+        for (int t = 0; t < n; t++) {
+            int out = t * L;
+            for (int j = 0; j < L; j++) {
+                br[out + j] = re[base + j * n + t];
+                bi[out + j] = im[base + j * n + t];
             }
         }
     }
 
     private static void scatterRows(double[] br, double[] bi, double[] re, double[] im, int base, int n) {
-        for (int j = 0; j < L; j++) {
-            int row = base + j * n;
-            for (int t = 0; t < n; t++) {
-                re[row + t] = br[t * L + j];
-                im[row + t] = bi[t * L + j];
+        for (int t = 0; t < n; t++) {
+            int in = t * L;
+            for (int j = 0; j < L; j++) {
+                re[base + j * n + t] = br[in + j];
+                im[base + j * n + t] = bi[in + j];
             }
         }
     }
 
-    /** Lanes = L consecutive doubles at base + t*stride: batch[t*L + j] = x[base + t*stride + j]. */
-    private static void gatherColumns(double[] re, double[] im, int base, int stride, int n, double[] br, double[] bi) {
+    /** Lanes = consecutive doubles at base + t*stride: batch[t*lanes + j] = x[base + t*stride + j]. */
+    private static void gatherColumns(double[] re, double[] im, int base, int stride, int n, int lanes,
+            double[] br, double[] bi) {
         for (int t = 0; t < n; t++) {
-            System.arraycopy(re, base + t * stride, br, t * L, L);
-            System.arraycopy(im, base + t * stride, bi, t * L, L);
+            System.arraycopy(re, base + t * stride, br, t * lanes, lanes);
+            System.arraycopy(im, base + t * stride, bi, t * lanes, lanes);
         }
     }
 
-    private static void scatterColumns(double[] br, double[] bi, double[] re, double[] im, int base, int stride, int n) {
+    private static void scatterColumns(double[] br, double[] bi, double[] re, double[] im, int base, int stride, int n,
+            int lanes) {
         for (int t = 0; t < n; t++) {
-            System.arraycopy(br, t * L, re, base + t * stride, L);
-            System.arraycopy(bi, t * L, im, base + t * stride, L);
+            System.arraycopy(br, t * lanes, re, base + t * stride, lanes);
+            System.arraycopy(bi, t * lanes, im, base + t * stride, lanes);
         }
     }
 }

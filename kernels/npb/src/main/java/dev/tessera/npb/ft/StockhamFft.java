@@ -5,9 +5,10 @@ package dev.tessera.npb.ft;
  * autosort form that NPB's {@code cfftz}/{@code fftz2} use (FT/ft.f), with the real and
  * imaginary parts in separate arrays.
  *
- * <p>Layout of a batch: element {@code t} of lane {@code j} lives at {@code t * LANES + j}
- * of {@code re} and {@code im}. Every butterfly therefore reads and writes runs of
- * {@code LANES} (or, from the second pass on, {@code lk * LANES}) consecutive doubles,
+ * <p>Layout of a batch of {@code lanes} sequences: element {@code t} of lane {@code j}
+ * lives at {@code t * lanes + j} of {@code re} and {@code im}. Every butterfly therefore
+ * reads and writes runs of {@code lanes} (from the second pass on, {@code lk * lanes})
+ * consecutive doubles,
  * which the JIT turns into vector loads and stores; no index arithmetic happens per lane.
  *
  * <p>Algorithm. For n = 2^m, pass l (1..m) with lk = 2^(l-1), li = 2^(m-l) maps
@@ -28,7 +29,7 @@ package dev.tessera.npb.ft;
  */
 public final class StockhamFft {
 
-    /** Sequences transformed together (the reference's fftblock is 16; 16 doubles are two cache lines). */
+    /** Default number of sequences transformed together (the reference's fftblock is 16; 16 doubles are two cache lines). */
     public static final int LANES = 16;
 
     private final int n;
@@ -59,16 +60,16 @@ public final class StockhamFft {
         return n;
     }
 
-    /** Doubles in one batch array ({@code n * LANES}). */
-    public int batchSize() {
-        return n * LANES;
+    /** Transforms a batch of {@link #LANES} sequences; see {@link #transform(int, int, double[], double[], double[], double[])}. */
+    public void transform(int direction, double[] re, double[] im, double[] sr, double[] si) {
+        transform(direction, LANES, re, im, sr, si);
     }
 
     /**
-     * Transforms the batch in {@code (re, im)} in place; {@code (sr, si)} is scratch of
-     * {@link #batchSize()} doubles.
+     * Transforms the batch of {@code lanes} sequences in {@code (re, im)} in place;
+     * {@code (sr, si)} is scratch of at least {@code n * lanes} doubles.
      */
-    public void transform(int direction, double[] re, double[] im, double[] sr, double[] si) {
+    public void transform(int direction, int lanes, double[] re, double[] im, double[] sr, double[] si) {
         double sign = direction >= 0 ? 1.0 : -1.0;
         double[] xr = re;
         double[] xi = im;
@@ -77,10 +78,10 @@ public final class StockhamFft {
         int l = 1;
         while (l <= log2n) {
             if (l + 1 <= log2n) {
-                radix4Pass(sign, l, xr, xi, yr, yi);
+                radix4Pass(sign, l, lanes, xr, xi, yr, yi);
                 l += 2;
             } else {
-                radix2Pass(sign, l, xr, xi, yr, yi);
+                radix2Pass(sign, l, lanes, xr, xi, yr, yi);
                 l += 1;
             }
             double[] t = xr;
@@ -91,17 +92,17 @@ public final class StockhamFft {
             yi = t;
         }
         if (xr != re) {
-            System.arraycopy(xr, 0, re, 0, n * LANES);
-            System.arraycopy(xi, 0, im, 0, n * LANES);
+            System.arraycopy(xr, 0, re, 0, n * lanes);
+            System.arraycopy(xi, 0, im, 0, n * lanes);
         }
     }
 
     /** Pass l of the radix-2 Stockham recursion, x to y. */
-    private void radix2Pass(double sign, int l, double[] xr, double[] xi, double[] yr, double[] yi) {
-        int half = (n >> 1) * LANES;
+    private void radix2Pass(double sign, int l, int lanes, double[] xr, double[] xi, double[] yr, double[] yi) {
+        int half = (n >> 1) * lanes;
         int lk = 1 << (l - 1);
         int li = 1 << (log2n - l);
-        int run = lk * LANES;
+        int run = lk * lanes;
         for (int i = 0; i < li; i++) {
             double wr = rootRe[li + i];
             double wi = sign * rootIm[li + i];
@@ -135,12 +136,12 @@ public final class StockhamFft {
      * pass-l inputs i'*lk + k + {0, n/4, n/2, 3n/4} and the four pass-(l+1) outputs
      * i'*4lk + k + {0, lk, 2lk, 3lk}.
      */
-    private void radix4Pass(double sign, int l, double[] xr, double[] xi, double[] yr, double[] yi) {
-        int quarter = (n >> 2) * LANES;
+    private void radix4Pass(double sign, int l, int lanes, double[] xr, double[] xi, double[] yr, double[] yi) {
+        int quarter = (n >> 2) * lanes;
         int lk = 1 << (l - 1);
         int li = 1 << (log2n - l);
         int li2 = li >> 1;
-        int run = lk * LANES;
+        int run = lk * lanes;
         for (int i = 0; i < li2; i++) {
             // Pass l: butterflies i (inputs x0, x2) and i + li/2 (inputs x1, x3).
             double w1r = rootRe[li + i];

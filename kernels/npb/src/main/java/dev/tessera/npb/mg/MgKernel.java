@@ -1,0 +1,197 @@
+package dev.tessera.npb.mg;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.CartComm;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Op;
+import dev.tessera.npb.KernelResult;
+import dev.tessera.npb.NpbKernel;
+import dev.tessera.task.Team;
+import java.util.Locale;
+
+/**
+ * NPB MG: V-cycle multigrid for the 3D Poisson problem A u = v on a periodic n^3 grid,
+ * v zero but for ten +1 and ten -1 charges; the result is the L2 norm of the final
+ * residual (NPB3.4-MPI/MG/mg.f).
+ *
+ * <p>Distribution as the reference ({@code setup}): np = 2^p ranks form a periodic
+ * Cartesian grid of 2^(p/3) ranks along x, 2^((p - p/3)/2) along y and the rest along
+ * z; every level of the hierarchy (2^k points a side, k = 1 .. log2 n) is split over the
+ * same ranks in blocks with one ghost layer, refreshed after every operator by the
+ * ghost exchange ({@link MgLevel#exchange}, the reference's {@code comm3}). The
+ * coarsest level has two points a side, so each rank must own at least one point of it
+ * along every axis: np <= 8. Beyond, the reference lets ranks fall idle on coarse levels
+ * ({@code dead}, {@code give3_ex}/{@code take3_ex}), which this kernel does not do, and
+ * {@link #check} refuses it. Inside a rank every operator runs over the team's members
+ * ({@link MgOperators}).
+ *
+ * <p>Timing as the reference: initialisation, one untimed V-cycle and a fresh
+ * initialisation, then the timed part: residual, nit times (V-cycle, residual), norm.
+ */
+public final class MgKernel implements NpbKernel {
+
+    /** The most ranks whose blocks of the 2 x 2 x 2 coarsest level are all non-empty. */
+    private static final int MAX_RANKS = 8;
+
+    public MgKernel() {
+    }
+
+    @Override
+    public String name() {
+        return "MG";
+    }
+
+    @Override
+    public void check(char problemClass, int ranks) {
+        MgProblem.of(problemClass);
+        if (ranks < 1 || Integer.bitCount(ranks) != 1) {
+            throw new IllegalArgumentException("MG: the number of processes must be a power of two (1, 2, 4, 8), got "
+                    + ranks + " (NPB3.4 MG decomposes the grid over 2^p processes)");
+        }
+        if (ranks > MAX_RANKS) {
+            throw new IllegalArgumentException("MG: " + ranks + " processes leave some without a point of the 2x2x2"
+                    + " coarsest level; the reference then idles processes on coarse levels, which Tessera's MG does not"
+                    + " implement (at most " + MAX_RANKS + " processes)");
+        }
+    }
+
+    @Override
+    public KernelResult run(Comm world, Team team, char problemClass) {
+        check(problemClass, world.size());
+        MgProblem p = MgProblem.of(problemClass);
+        int lt = p.levels();
+        long points = 1L;
+        int np = world.size();
+        int logp = Integer.numberOfTrailingZeros(np);
+        int px = 1 << (logp / 3);
+        int py = 1 << ((logp - logp / 3) / 2);
+        int pz = np / (px * py);
+        long finest = (long) (p.n() / px + 2) * (p.n() / py + 2) * (p.n() / pz + 2);
+        long bytes = 8L * finest * 3 * 8 / 7 + (1L << 24);
+        long max = Runtime.getRuntime().maxMemory();
+        if (bytes > max) {
+            throw new IllegalStateException(String.format(Locale.ROOT,
+                    "MG class %c on rank %d of %d needs about %d MiB of heap, this JVM allows %d MiB (raise -Xmx)",
+                    p.problemClass(), world.rank(), np, bytes >> 20, max >> 20));
+        }
+        CartComm grid = world.createCart(new int[] {pz, py, px}, new boolean[] {true, true, true}, false);
+        Solver s = new Solver(grid, team, p);
+
+        // Initialisation and one untimed V-cycle (MG/mg.f main program), then start over.
+        s.initialise();
+        s.resid(lt);
+        s.norm(s.r[lt], lt);
+        s.vcycle();
+        s.resid(lt);
+        s.initialise();
+        grid.barrier();
+
+        long start = System.nanoTime();
+        s.resid(lt);
+        s.norm(s.r[lt], lt);
+        for (int it = 1; it <= p.iterations(); it++) {
+            s.vcycle();
+            s.resid(lt);
+            double elapsed = (System.nanoTime() - start) * 1e-9;
+            if (grid.rank() == 0 && elapsed > 5.0) {
+                System.err.printf(Locale.ROOT, "MG: iteration %d of %d, %.1f s elapsed, about %.1f s to go%n",
+                        it, p.iterations(), elapsed, elapsed / it * (p.iterations() - it));
+            }
+        }
+        double[] norms = s.norm(s.r[lt], lt);
+        double seconds = grid.allreduce((System.nanoTime() - start) * 1e-9, Op.MAX);
+        grid.free();
+
+        double rnm2 = norms[0];
+        double err = Math.abs(rnm2 - p.verifyValue()) / p.verifyValue();
+        boolean verified = err <= MgProblem.EPSILON;
+        String detail = String.format(Locale.ROOT, " L2 Norm is %20.13E%n The correct L2 Norm is %20.13E%n Error is %20.13E%n",
+                rnm2, p.verifyValue(), err);
+        double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
+        return new KernelResult("MG", p.problemClass(), p.n() + "x" + p.n() + "x" + p.n(), p.iterations(), seconds,
+                mops, "floating point", verified, detail);
+    }
+
+    /** One rank's hierarchy and the V-cycle (MG/mg.f mg3P) over it. */
+    private static final class Solver {
+        private final CartComm grid;
+        private final Team team;
+        private final MgProblem p;
+        private final int lt;
+        private final MgLevel[] level;
+        /** u[k], r[k]: correction and residual of level k (index 0 unused); v: right-hand side of the finest level. */
+        final double[][] u;
+        final double[][] r;
+        private final double[] v;
+        private final MgOperators ops;
+
+        Solver(CartComm grid, Team team, MgProblem p) {
+            this.grid = grid;
+            this.team = team;
+            this.p = p;
+            this.lt = p.levels();
+            this.level = new MgLevel[lt + 1];
+            this.u = new double[lt + 1][];
+            this.r = new double[lt + 1][];
+            for (int k = 1; k <= lt; k++) {
+                level[k] = new MgLevel(grid, k);
+                u[k] = new double[level[k].length()];
+                r[k] = new double[level[k].length()];
+            }
+            this.v = new double[level[lt].length()];
+            this.ops = new MgOperators(team, level[lt].m1);
+        }
+
+        /** zero3(u) and zran3(v) on the finest level. */
+        void initialise() {
+            ops.zero(u[lt]);
+            RandomCharges.fill(grid, team, level[lt], p.n(), v);
+            level[lt].exchange(v);
+        }
+
+        /** resid(u, v, r) on the finest level, with the exchange of r. */
+        void resid(int k) {
+            MgLevel l = level[k];
+            ops.resid(u[k], v, r[k], l.m1, l.m2, l.m3, MgProblem.OPERATOR);
+            l.exchange(r[k]);
+        }
+
+        /** norm2u3: {L2 norm, max norm} of x's interior over all ranks. */
+        double[] norm(double[] x, int k) {
+            MgLevel l = level[k];
+            double[] local = ops.localNorms(x, l.m1, l.m2, l.m3);
+            double[] sum = {local[0]};
+            grid.allreduce(Buffer.of(sum), Op.SUM);
+            double maxAbs = grid.allreduce(local[1], Op.MAX);
+            double size = 1 << k;
+            return new double[] {Math.sqrt(sum[0] / (size * size * size)), maxAbs};
+        }
+
+        /** mg3P: restrict the residual down to level 1, smooth there, prolongate and smooth back up. */
+        void vcycle() {
+            for (int k = lt; k >= 2; k--) {
+                MgLevel f = level[k];
+                MgLevel c = level[k - 1];
+                ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3);
+                c.exchange(r[k - 1]);
+            }
+            MgLevel bottom = level[1];
+            ops.zero(u[1]);
+            ops.psinv(r[1], u[1], bottom.m1, bottom.m2, bottom.m3, p.smoother());
+            bottom.exchange(u[1]);
+            for (int k = 2; k <= lt; k++) {
+                MgLevel c = level[k - 1];
+                MgLevel f = level[k];
+                if (k < lt) {
+                    ops.zero(u[k]);
+                }
+                ops.interpolate(u[k - 1], c.m1, c.m2, c.m3, u[k], f.m1, f.m2, f.m3);
+                double[] rhs = k < lt ? r[k] : v;
+                ops.resid(u[k], rhs, r[k], f.m1, f.m2, f.m3, MgProblem.OPERATOR);
+                f.exchange(r[k]);
+                ops.psinv(r[k], u[k], f.m1, f.m2, f.m3, p.smoother());
+                f.exchange(u[k]);
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.tessera.npb.mg;
+
+import dev.tessera.comm.CartComm;
+import dev.tessera.grid.BlockDecomposition;
+import dev.tessera.grid.HaloExchange;
+
+/**
+ * One rank's block of one multigrid level: its padded extents (interior + one ghost
+ * layer a side), where its interior starts in the level's global grid, and the ghost
+ * exchange that fills its ghosts from the periodic neighbours (the reference's
+ * {@code comm3}: axis by axis, later axes over the full padded extent of earlier ones,
+ * so edges and corners arrive too).
+ *
+ * <p>Level k has 2^k points a side, split over the Cartesian grid's ranks in contiguous
+ * blocks (MG/mg.f {@code setup}; for power-of-two sizes BlockDecomposition gives the same
+ * blocks). {@code m1} is the fastest axis (x), {@code m3} the slowest.
+ */
+final class MgLevel {
+
+    final int k;
+    final int m1;
+    final int m2;
+    final int m3;
+    /** Global index of the first interior point along x, y, z. */
+    final int o1;
+    final int o2;
+    final int o3;
+    private final HaloExchange halo;
+
+    MgLevel(CartComm grid, int k) {
+        this.k = k;
+        int size = 1 << k;
+        // The grid's dimensions are (z, y, x): the last is the fastest, as in the array layout.
+        BlockDecomposition block = BlockDecomposition.of(new int[] {size, size, size}, grid);
+        int[] e = block.extent();
+        int[] off = block.offset();
+        this.m3 = e[0] + 2;
+        this.m2 = e[1] + 2;
+        this.m1 = e[2] + 2;
+        this.o3 = off[0];
+        this.o2 = off[1];
+        this.o1 = off[2];
+        this.halo = HaloExchange.create(grid, e, 1, true);
+    }
+
+    /** Doubles in the padded block. */
+    int length() {
+        return m1 * m2 * m3;
+    }
+
+    /** Fills every ghost of {@code x} (faces, edges, corners) from the neighbours' interiors. */
+    void exchange(double[] x) {
+        halo.exchange(x);
+    }
+}

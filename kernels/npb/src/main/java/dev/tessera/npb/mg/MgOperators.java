@@ -1,0 +1,244 @@
+package dev.tessera.npb.mg;
+
+import dev.tessera.task.Schedule;
+import dev.tessera.task.Team;
+
+/**
+ * The four grid operators of NPB MG (NPB3.4-MPI/MG/mg.f {@code resid}, {@code psinv},
+ * {@code rprj3}, {@code interp}) and the norm, on one rank's block of one level.
+ *
+ * <p>Layout: a level's block is {@code m1 x m2 x m3} doubles with one ghost layer on
+ * every side ({@code m = interior + 2}), index {@code (i3 * m2 + i2) * m1 + i1}, i1
+ * fastest (the reference's Fortran order); interior indices run from 1 to m-2. Each
+ * operator writes only interior points (interp also writes ghosts, as the reference
+ * does) and leaves the ghost exchange to the caller.
+ *
+ * <p>Arithmetic: every formula is the reference's, term for term and in the same order,
+ * including the partial sums it keeps in line buffers (u1/u2 in resid, r1/r2 in psinv,
+ * x1/y1 in rprj3, z1/z2/z3 in interp), so results agree with the reference to the last
+ * bits up to the order of the final norm's reduction. The line buffers make the inner
+ * loops unit-stride (the JIT vectorises them).
+ *
+ * <p>Threads: every operator is split over i3 planes (coarse planes for rprj3 and
+ * interp) with the static schedule; different planes write disjoint memory. Each member
+ * has its own line buffers.
+ */
+final class MgOperators {
+
+    private final Team team;
+    /** Per member: four line buffers of the finest level's m1. */
+    private final double[][][] lines;
+
+    MgOperators(Team team, int maxM1) {
+        this.team = team;
+        this.lines = new double[team.size()][4][maxM1];
+    }
+
+    /** r = v - A u on the interior (resid). {@code v} and {@code r} may be the same array. */
+    void resid(double[] u, double[] v, double[] r, int m1, int m2, int m3, double[] a) {
+        double a0 = a[0];
+        double a2 = a[2];
+        double a3 = a[3];
+        int plane = m1 * m2;
+        team.region(ctx -> {
+            double[] u1 = lines[ctx.id()][0];
+            double[] u2 = lines[ctx.id()][1];
+            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
+                for (int i3 = from; i3 < to; i3++) {
+                    for (int i2 = 1; i2 < m2 - 1; i2++) {
+                        int c = (i3 * m2 + i2) * m1;
+                        int s = c - m1;
+                        int n = c + m1;
+                        int b = c - plane;
+                        int t = c + plane;
+                        int sb = s - plane;
+                        int nb = n - plane;
+                        int st = s + plane;
+                        int nt = n + plane;
+                        for (int i1 = 0; i1 < m1; i1++) {
+                            u1[i1] = u[s + i1] + u[n + i1] + u[b + i1] + u[t + i1];
+                            u2[i1] = u[sb + i1] + u[nb + i1] + u[st + i1] + u[nt + i1];
+                        }
+                        for (int i1 = 1; i1 < m1 - 1; i1++) {
+                            r[c + i1] = v[c + i1] - a0 * u[c + i1]
+                                    - a2 * (u2[i1] + u1[i1 - 1] + u1[i1 + 1])
+                                    - a3 * (u2[i1 - 1] + u2[i1 + 1]);
+                        }
+                    }
+                }
+            });
+        });
+    }
+
+    /** u = u + C r on the interior (psinv, the smoother). */
+    void psinv(double[] r, double[] u, int m1, int m2, int m3, double[] c) {
+        double c0 = c[0];
+        double c1 = c[1];
+        double c2 = c[2];
+        int plane = m1 * m2;
+        team.region(ctx -> {
+            double[] r1 = lines[ctx.id()][0];
+            double[] r2 = lines[ctx.id()][1];
+            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
+                for (int i3 = from; i3 < to; i3++) {
+                    for (int i2 = 1; i2 < m2 - 1; i2++) {
+                        int o = (i3 * m2 + i2) * m1;
+                        int s = o - m1;
+                        int n = o + m1;
+                        int b = o - plane;
+                        int t = o + plane;
+                        int sb = s - plane;
+                        int nb = n - plane;
+                        int st = s + plane;
+                        int nt = n + plane;
+                        for (int i1 = 0; i1 < m1; i1++) {
+                            r1[i1] = r[s + i1] + r[n + i1] + r[b + i1] + r[t + i1];
+                            r2[i1] = r[sb + i1] + r[nb + i1] + r[st + i1] + r[nt + i1];
+                        }
+                        for (int i1 = 1; i1 < m1 - 1; i1++) {
+                            u[o + i1] = u[o + i1]
+                                    + c0 * r[o + i1]
+                                    + c1 * (r[o + i1 - 1] + r[o + i1 + 1] + r1[i1])
+                                    + c2 * (r2[i1] + r1[i1 - 1] + r1[i1 + 1]);
+                        }
+                    }
+                }
+            });
+        });
+    }
+
+    /**
+     * s = P r (rprj3): restriction of fine block r (k1, k2, k3) to coarse block s (j1, j2, j3).
+     * Coarse point J sits on fine point 2J (0-based, ghost at 0). Requires every fine
+     * interior extent to be at least 2 (the reference's d = 1 case).
+     */
+    void restrict(double[] r, int k1, int k2, int k3, double[] s, int j1, int j2, int j3) {
+        int plane = k1 * k2;
+        team.region(ctx -> {
+            double[] x1 = lines[ctx.id()][0];
+            double[] y1 = lines[ctx.id()][1];
+            ctx.parallelForRange(1, j3 - 1, Schedule.STATIC, (from, to) -> {
+                for (int c3 = from; c3 < to; c3++) {
+                    int f3 = 2 * c3;
+                    for (int c2 = 1; c2 < j2 - 1; c2++) {
+                        int f2 = 2 * c2;
+                        int o = (f3 * k2 + f2) * k1;
+                        int s0 = o - k1;
+                        int n0 = o + k1;
+                        int b0 = o - plane;
+                        int t0 = o + plane;
+                        int sb = s0 - plane;
+                        int st = s0 + plane;
+                        int nb = n0 - plane;
+                        int nt = n0 + plane;
+                        for (int c1 = 1; c1 < j1; c1++) {
+                            int f = 2 * c1 - 1;
+                            x1[f] = r[s0 + f] + r[n0 + f] + r[b0 + f] + r[t0 + f];
+                            y1[f] = r[sb + f] + r[st + f] + r[nb + f] + r[nt + f];
+                        }
+                        int out = (c3 * j2 + c2) * j1;
+                        for (int c1 = 1; c1 < j1 - 1; c1++) {
+                            int f = 2 * c1;
+                            double y2 = r[sb + f] + r[st + f] + r[nb + f] + r[nt + f];
+                            double x2 = r[s0 + f] + r[n0 + f] + r[b0 + f] + r[t0 + f];
+                            s[out + c1] = 0.5 * r[o + f]
+                                    + 0.25 * (r[o + f - 1] + r[o + f + 1] + x2)
+                                    + 0.125 * (x1[f - 1] + x1[f + 1] + y2)
+                                    + 0.0625 * (y1[f - 1] + y1[f + 1]);
+                        }
+                    }
+                }
+            });
+        });
+    }
+
+    /**
+     * u = u + Q z (interp): trilinear prolongation of coarse block z (mm1, mm2, mm3) added
+     * to fine block u (n1, n2, n3); coarse point I feeds fine points 2I and 2I + 1.
+     */
+    void interpolate(double[] z, int mm1, int mm2, int mm3, double[] u, int n1, int n2, int n3) {
+        int zplane = mm1 * mm2;
+        int uplane = n1 * n2;
+        team.region(ctx -> {
+            double[] z1 = lines[ctx.id()][0];
+            double[] z2 = lines[ctx.id()][1];
+            double[] z3 = lines[ctx.id()][2];
+            ctx.parallelForRange(0, mm3 - 1, Schedule.STATIC, (from, to) -> {
+                for (int c3 = from; c3 < to; c3++) {
+                    for (int c2 = 0; c2 < mm2 - 1; c2++) {
+                        int zc = (c3 * mm2 + c2) * mm1;
+                        int zn = zc + mm1;
+                        int zt = zc + zplane;
+                        int znt = zn + zplane;
+                        for (int i = 0; i < mm1; i++) {
+                            z1[i] = z[zn + i] + z[zc + i];
+                            z2[i] = z[zt + i] + z[zc + i];
+                            z3[i] = z[znt + i] + z[zt + i] + z1[i];
+                        }
+                        int u00 = (2 * c3 * n2 + 2 * c2) * n1;
+                        int u01 = u00 + n1;
+                        int u10 = u00 + uplane;
+                        int u11 = u01 + uplane;
+                        for (int i = 0; i < mm1 - 1; i++) {
+                            u[u00 + 2 * i] += z[zc + i];
+                            u[u00 + 2 * i + 1] += 0.5 * (z[zc + i + 1] + z[zc + i]);
+                        }
+                        for (int i = 0; i < mm1 - 1; i++) {
+                            u[u01 + 2 * i] += 0.5 * z1[i];
+                            u[u01 + 2 * i + 1] += 0.25 * (z1[i] + z1[i + 1]);
+                        }
+                        for (int i = 0; i < mm1 - 1; i++) {
+                            u[u10 + 2 * i] += 0.5 * z2[i];
+                            u[u10 + 2 * i + 1] += 0.25 * (z2[i] + z2[i + 1]);
+                        }
+                        for (int i = 0; i < mm1 - 1; i++) {
+                            u[u11 + 2 * i] += 0.25 * z3[i];
+                            u[u11 + 2 * i + 1] += 0.125 * (z3[i] + z3[i + 1]);
+                        }
+                    }
+                }
+            });
+        });
+    }
+
+    /** Sets every element (ghosts included) to zero (zero3). */
+    void zero(double[] x) {
+        int chunk = 1 << 16;
+        int chunks = (x.length + chunk - 1) / chunk;
+        team.parallelForRange(0, chunks, Schedule.STATIC, (from, to) ->
+                java.util.Arrays.fill(x, from * chunk, Math.min(x.length, to * chunk), 0.0));
+    }
+
+    /**
+     * This rank's part of norm2u3: {sum of squares, max |x|} over the interior. Partials
+     * are combined in member order, so the result does not depend on thread timing.
+     */
+    double[] localNorms(double[] x, int m1, int m2, int m3) {
+        double[][] partial = new double[team.size()][2];
+        team.region(ctx -> {
+            double[] mine = partial[ctx.id()];
+            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
+                double sum = 0;
+                double max = 0;
+                for (int i3 = from; i3 < to; i3++) {
+                    for (int i2 = 1; i2 < m2 - 1; i2++) {
+                        int o = (i3 * m2 + i2) * m1;
+                        for (int i1 = 1; i1 < m1 - 1; i1++) {
+                            double e = x[o + i1];
+                            sum += e * e;
+                            max = Math.max(max, Math.abs(e));
+                        }
+                    }
+                }
+                mine[0] += sum;
+                mine[1] = Math.max(mine[1], max);
+            });
+        });
+        double[] total = new double[2];
+        for (double[] p : partial) {
+            total[0] += p[0];
+            total[1] = Math.max(total[1], p[1]);
+        }
+        return total;
+    }
+}
