@@ -12,6 +12,15 @@ public interface ZoneBenchmark {
     /** Whether zone sizes grow by the reference's ratio (BT-MZ) or are equal (SP-MZ, LU-MZ). */
     boolean unevenZones();
 
+    /**
+     * Ratio of the largest to the smallest zone width in x and in y, as the reference's
+     * setparams.c writes it ({@code ratio}): 1 for equal zones; for uneven zones (BT-MZ)
+     * 3.0 in class S and 4.5 in every other class. The driver's zone_setup reads it.
+     */
+    default double zoneRatio(MzProblem problem) {
+        return !unevenZones() ? 1.0 : problem.problemClass() == 'S' ? 3.0 : 4.5;
+    }
+
     /** A solver for one zone of {@code nx x ny x nz} points. */
     ZoneSolver newZone(MzProblem problem, int nx, int ny, int nz);
 
