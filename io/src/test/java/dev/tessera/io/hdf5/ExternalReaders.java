@@ -1,0 +1,82 @@
+package dev.tessera.io.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The independent readers the tests check files with: h5py (libhdf5 under Python) and
+ * h5dump. A test that needs one is skipped, with the package to install, when it is absent
+ * (bin/test installs python3-h5py and hdf5-tools).
+ */
+final class ExternalReaders {
+
+    private static String python;
+    private static Boolean h5dump;
+
+    private ExternalReaders() {
+    }
+
+    /** A Python interpreter that imports h5py and numpy, or null. */
+    static synchronized String python() {
+        if (python == null) {
+            python = "";
+            for (String candidate : List.of("python3", "/usr/bin/python3")) {
+                if (run(List.of(candidate, "-c", "import h5py, numpy"), 30).exit == 0) {
+                    python = candidate;
+                    break;
+                }
+            }
+        }
+        return python.isEmpty() ? null : python;
+    }
+
+    /** Runs {@code script} under Python with h5py (skips the test when there is none); returns stdout. */
+    static String h5py(String script) {
+        String py = python();
+        assumeTrue(py != null, "python3 with h5py is not installed (apt-get install python3-h5py); skipping the h5py check");
+        Result r = run(List.of(py, "-c", "import h5py, numpy as np\n" + script), 120);
+        assertEquals(0, r.exit, "h5py script failed:\n" + script + "\n--- stderr:\n" + r.err + "\n--- stdout:\n" + r.out);
+        return r.out.strip();
+    }
+
+    /** Runs h5dump with {@code args} (skips when absent); returns its result. */
+    static Result h5dump(String... args) {
+        synchronized (ExternalReaders.class) {
+            if (h5dump == null) {
+                h5dump = run(List.of("h5dump", "--version"), 30).exit == 0;
+            }
+        }
+        assumeTrue(h5dump, "h5dump is not installed (apt-get install hdf5-tools); skipping the h5dump check");
+        List<String> cmd = new ArrayList<>();
+        cmd.add("h5dump");
+        cmd.addAll(List.of(args));
+        return run(cmd, 120);
+    }
+
+    record Result(int exit, String out, String err) {
+    }
+
+    static Result run(List<String> command, int timeoutSeconds) {
+        try {
+            Process p = new ProcessBuilder(command).start();
+            var out = p.getInputStream().readAllBytes();
+            var err = p.getErrorStream().readAllBytes();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return new Result(-1, "", command + " timed out");
+            }
+            return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            return new Result(-1, "", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(-1, "", e.toString());
+        }
+    }
+}
