@@ -33,6 +33,8 @@ final class BtConstants {
     final double dy1 = 0.75, dy2 = 0.75, dy3 = 0.75, dy4 = 0.75, dy5 = 0.75;
     final double dz1 = 1.0, dz2 = 1.0, dz3 = 1.0, dz4 = 1.0, dz5 = 1.0;
     final double dssp;
+    /** dx1..dx5, dy1..dy5, dz1..dz5 as arrays, for the line solves. */
+    final double[] dxs = {dx1, dx2, dx3, dx4, dx5}, dys = {dy1, dy2, dy3, dy4, dy5}, dzs = {dz1, dz2, dz3, dz4, dz5};
     final double dttx1, dttx2, dtty1, dtty2, dttz1, dttz2;
     final double c3c4tx3, c3c4ty3, c3c4tz3;
     final double dx1tx1, dx2tx1, dx3tx1, dx4tx1, dx5tx1;

@@ -21,8 +21,8 @@ package dev.tessera.npbmz.bt;
  *
  * <p>Layout of the scratch {@code lhs}: point s's blocks A, B, C at {@code 75 s}, {@code 75 s
  * + 25}, {@code 75 s + 50} (row-major blocks, see {@link BlockOps}). Each point's Jacobians are
- * computed once into {@code fj}/{@code nj} and scattered straight into A(s+1), B(s), C(s-1),
- * instead of being stored per point and read three times as the reference does.
+ * computed once, into locals, and written straight into A(s+1), B(s), C(s-1), instead of
+ * being stored per point and read three times as the reference does.
  *
  * <p>Instances are not thread-safe: each member of a team uses its own.
  */
@@ -30,8 +30,6 @@ final class BtLineSolver {
 
     private final double[] lhs;
     private final double[] line;
-    private final double[] fj = new double[25];
-    private final double[] nj = new double[25];
 
     /** Scratch for lines of up to {@code n} points. */
     BtLineSolver(int n) {
@@ -45,8 +43,7 @@ final class BtLineSolver {
         int n = z.nx;
         int p0 = z.index(0, j, k);
         for (int s = 1; s < n - 1; s++) {
-            jacobianX(z, p0 + s);
-            scatter(s, n - 2, c.dttx1, c.dttx2, c.dx1, c.dx2, c.dx3, c.dx4, c.dx5);
+            formX(z, p0 + s, s, n - 2, c.dttx1, c.dttx2, c.dxs);
         }
         eliminate(z.rhs, p0 * 5, n - 2);
     }
@@ -59,8 +56,7 @@ final class BtLineSolver {
         double[] rhs = z.rhs, r = line;
         for (int s = 1; s < n - 1; s++) {
             int p = p0 + s * stride;
-            jacobianY(z, p);
-            scatter(s, n - 2, c.dtty1, c.dtty2, c.dy1, c.dy2, c.dy3, c.dy4, c.dy5);
+            formY(z, p, s, n - 2, c.dtty1, c.dtty2, c.dys);
             System.arraycopy(rhs, p * 5, r, s * 5, 5);
         }
         eliminate(r, 0, n - 2);
@@ -80,8 +76,7 @@ final class BtLineSolver {
         double[] rhs = z.rhs, u = z.u, r = line;
         for (int s = 1; s < n - 1; s++) {
             int p = p0 + s * stride;
-            jacobianZ(z, p);
-            scatter(s, n - 2, c.dttz1, c.dttz2, c.dz1, c.dz2, c.dz3, c.dz4, c.dz5);
+            formZ(z, p, s, n - 2, c.dttz1, c.dttz2, c.dzs);
             System.arraycopy(rhs, p * 5, r, s * 5, 5);
         }
         eliminate(r, 0, n - 2);
@@ -119,168 +114,366 @@ final class BtLineSolver {
         }
     }
 
-    /**
-     * Scatters point s's Jacobians (fj, nj) into B(s), and into A(s+1) and C(s-1) where those
-     * are interior points; t1 = dt * t1 and t2 = dt * t2 of the direction, d1..d5 its diagonal.
-     */
-    private void scatter(int s, int last, double t1, double t2, double d1, double d2, double d3, double d4,
-            double d5) {
-        double[] l = lhs, f = fj, nv = nj;
-        double t1x2 = t1 * 2.0;
+    // The Jacobians below are the reference's fjac/njac entries, with its association of
+    // every product kept (the three directions differ in small ways, e.g. u2/u1 in x). Entries
+    // that are zero in the reference are left out: x - 0 * y is x, so the blocks are unchanged
+    // (up to the sign of zero entries, which no later operation can observe).
+
+    /** Point p's Jacobians (x_solve.f's fjac, njac) scattered into B(s), A(s+1) and C(s-1). */
+    private void formX(BtZone z, int p, int s, int last, double t1d, double t2d, double[] d) {
+        BtConstants c = z.c;
+        double[] u = z.u, l = lhs;
+        int q = p * 5;
+        double u1 = u[q], u2 = u[q + 1], u3 = u[q + 2], u4 = u[q + 3], u5 = u[q + 4];
+        double t1 = z.rhoI[p], t2 = t1 * t1, t3 = t1 * t2, qs = z.qs[p], sq = z.square[p];
+        double c1 = c.c1, c2 = c.c2, c3 = c.c3, c4 = c.c4, c3c4 = c.c3c4, c1345 = c.c1345, con43 = c.con43;
+        double f21 = -(u2 * t2 * u2) + c2 * qs;
+        double f22 = (2.0 - c2) * (u2 / u1);
+        double f23 = -c2 * (u3 * t1);
+        double f24 = -c2 * (u4 * t1);
+        double f31 = -(u2 * u3) * t2;
+        double f32 = u3 * t1;
+        double f33 = u2 * t1;
+        double f41 = -(u2 * u4) * t2;
+        double f42 = u4 * t1;
+        double f44 = u2 * t1;
+        double f51 = (c2 * 2.0 * sq - c1 * u5) * (u2 * t2);
+        double f52 = c1 * u5 * t1 - c2 * (u2 * u2 * t2 + qs);
+        double f53 = -c2 * (u3 * u2) * t2;
+        double f54 = -c2 * (u4 * u2) * t2;
+        double f55 = c1 * (u2 * t1);
+        double n21 = -con43 * c3c4 * t2 * u2;
+        double n22 = con43 * c3c4 * t1;
+        double n31 = -c3c4 * t2 * u3;
+        double n33 = c3c4 * t1;
+        double n41 = -c3c4 * t2 * u4;
+        double n44 = c3c4 * t1;
+        double n51 = -(con43 * c3c4 - c1345) * t3 * (u2 * u2) - (c3c4 - c1345) * t3 * (u3 * u3) - (c3c4 - c1345) * t3 * (u4 * u4) - c1345 * t2 * u5;
+        double n52 = (con43 * c3c4 - c1345) * t2 * u2;
+        double n53 = (c3c4 - c1345) * t2 * u3;
+        double n54 = (c3c4 - c1345) * t2 * u4;
+        double n55 = c1345 * t1;
+        double t1x2 = t1d * 2.0;
         int b = 75 * s + 25;
-        for (int e = 0; e < 25; e++) {
-            l[b + e] = t1x2 * nv[e];
-        }
-        l[b] = 1.0 + t1x2 * nv[0] + t1x2 * d1;
-        l[b + 6] = 1.0 + t1x2 * nv[6] + t1x2 * d2;
-        l[b + 12] = 1.0 + t1x2 * nv[12] + t1x2 * d3;
-        l[b + 18] = 1.0 + t1x2 * nv[18] + t1x2 * d4;
-        l[b + 24] = 1.0 + t1x2 * nv[24] + t1x2 * d5;
+        l[b + 0] = 1.0 + t1x2 * d[0];
+        l[b + 1] = 0.0;
+        l[b + 2] = 0.0;
+        l[b + 3] = 0.0;
+        l[b + 4] = 0.0;
+        l[b + 5] = t1x2 * n21;
+        l[b + 6] = 1.0 + t1x2 * n22 + t1x2 * d[1];
+        l[b + 7] = 0.0;
+        l[b + 8] = 0.0;
+        l[b + 9] = 0.0;
+        l[b + 10] = t1x2 * n31;
+        l[b + 11] = 0.0;
+        l[b + 12] = 1.0 + t1x2 * n33 + t1x2 * d[2];
+        l[b + 13] = 0.0;
+        l[b + 14] = 0.0;
+        l[b + 15] = t1x2 * n41;
+        l[b + 16] = 0.0;
+        l[b + 17] = 0.0;
+        l[b + 18] = 1.0 + t1x2 * n44 + t1x2 * d[3];
+        l[b + 19] = 0.0;
+        l[b + 20] = t1x2 * n51;
+        l[b + 21] = t1x2 * n52;
+        l[b + 22] = t1x2 * n53;
+        l[b + 23] = t1x2 * n54;
+        l[b + 24] = 1.0 + t1x2 * n55 + t1x2 * d[4];
         if (s < last) {
             int a = 75 * (s + 1);
-            for (int e = 0; e < 25; e++) {
-                l[a + e] = -t2 * f[e] - t1 * nv[e];
-            }
-            l[a] -= t1 * d1;
-            l[a + 6] -= t1 * d2;
-            l[a + 12] -= t1 * d3;
-            l[a + 18] -= t1 * d4;
-            l[a + 24] -= t1 * d5;
+            l[a + 0] = -(t1d * d[0]);
+            l[a + 1] = -t2d;
+            l[a + 2] = 0.0;
+            l[a + 3] = 0.0;
+            l[a + 4] = 0.0;
+            l[a + 5] = -t2d * f21 - t1d * n21;
+            l[a + 6] = -t2d * f22 - t1d * n22 - t1d * d[1];
+            l[a + 7] = -t2d * f23;
+            l[a + 8] = -t2d * f24;
+            l[a + 9] = -t2d * c2;
+            l[a + 10] = -t2d * f31 - t1d * n31;
+            l[a + 11] = -t2d * f32;
+            l[a + 12] = -t2d * f33 - t1d * n33 - t1d * d[2];
+            l[a + 13] = 0.0;
+            l[a + 14] = 0.0;
+            l[a + 15] = -t2d * f41 - t1d * n41;
+            l[a + 16] = -t2d * f42;
+            l[a + 17] = 0.0;
+            l[a + 18] = -t2d * f44 - t1d * n44 - t1d * d[3];
+            l[a + 19] = 0.0;
+            l[a + 20] = -t2d * f51 - t1d * n51;
+            l[a + 21] = -t2d * f52 - t1d * n52;
+            l[a + 22] = -t2d * f53 - t1d * n53;
+            l[a + 23] = -t2d * f54 - t1d * n54;
+            l[a + 24] = -t2d * f55 - t1d * n55 - t1d * d[4];
         }
         if (s > 1) {
             int cc = 75 * (s - 1) + 50;
-            for (int e = 0; e < 25; e++) {
-                l[cc + e] = t2 * f[e] - t1 * nv[e];
-            }
-            l[cc] -= t1 * d1;
-            l[cc + 6] -= t1 * d2;
-            l[cc + 12] -= t1 * d3;
-            l[cc + 18] -= t1 * d4;
-            l[cc + 24] -= t1 * d5;
+            l[cc + 0] = -(t1d * d[0]);
+            l[cc + 1] = t2d;
+            l[cc + 2] = 0.0;
+            l[cc + 3] = 0.0;
+            l[cc + 4] = 0.0;
+            l[cc + 5] = t2d * f21 - t1d * n21;
+            l[cc + 6] = t2d * f22 - t1d * n22 - t1d * d[1];
+            l[cc + 7] = t2d * f23;
+            l[cc + 8] = t2d * f24;
+            l[cc + 9] = t2d * c2;
+            l[cc + 10] = t2d * f31 - t1d * n31;
+            l[cc + 11] = t2d * f32;
+            l[cc + 12] = t2d * f33 - t1d * n33 - t1d * d[2];
+            l[cc + 13] = 0.0;
+            l[cc + 14] = 0.0;
+            l[cc + 15] = t2d * f41 - t1d * n41;
+            l[cc + 16] = t2d * f42;
+            l[cc + 17] = 0.0;
+            l[cc + 18] = t2d * f44 - t1d * n44 - t1d * d[3];
+            l[cc + 19] = 0.0;
+            l[cc + 20] = t2d * f51 - t1d * n51;
+            l[cc + 21] = t2d * f52 - t1d * n52;
+            l[cc + 22] = t2d * f53 - t1d * n53;
+            l[cc + 23] = t2d * f54 - t1d * n54;
+            l[cc + 24] = t2d * f55 - t1d * n55 - t1d * d[4];
         }
     }
 
-    // The Jacobians below are the reference's fjac/njac entries, with its association of
-    // every product kept (the three directions differ in small ways, e.g. u2/u1 in x).
-
-    private void jacobianX(BtZone z, int p) {
+    /** Point p's Jacobians (y_solve.f's fjac, njac) scattered into B(s), A(s+1) and C(s-1). */
+    private void formY(BtZone z, int p, int s, int last, double t1d, double t2d, double[] d) {
         BtConstants c = z.c;
-        double[] u = z.u, f = fj, nv = nj;
-        int q = p * 5;
-        double u1 = u[q], u2 = u[q + 1], u3 = u[q + 2], u4 = u[q + 3], u5 = u[q + 4];
-        double t1 = z.rhoI[p], t2 = t1 * t1, t3 = t1 * t2;
-        double qs = z.qs[p], square = z.square[p];
-        double c1 = c.c1, c2 = c.c2, c3c4 = c.c3c4, c1345 = c.c1345, con43 = c.con43;
-
-        f[0] = 0.0; f[1] = 1.0; f[2] = 0.0; f[3] = 0.0; f[4] = 0.0;
-        f[5] = -(u2 * t2 * u2) + c2 * qs;
-        f[6] = (2.0 - c2) * (u2 / u1);
-        f[7] = -c2 * (u3 * t1);
-        f[8] = -c2 * (u4 * t1);
-        f[9] = c2;
-        f[10] = -(u2 * u3) * t2; f[11] = u3 * t1; f[12] = u2 * t1; f[13] = 0.0; f[14] = 0.0;
-        f[15] = -(u2 * u4) * t2; f[16] = u4 * t1; f[17] = 0.0; f[18] = u2 * t1; f[19] = 0.0;
-        f[20] = (c2 * 2.0 * square - c1 * u5) * (u2 * t2);
-        f[21] = c1 * u5 * t1 - c2 * (u2 * u2 * t2 + qs);
-        f[22] = -c2 * (u3 * u2) * t2;
-        f[23] = -c2 * (u4 * u2) * t2;
-        f[24] = c1 * (u2 * t1);
-
-        java.util.Arrays.fill(nv, 0.0);
-        nv[5] = -con43 * c3c4 * t2 * u2;
-        nv[6] = con43 * c3c4 * t1;
-        nv[10] = -c3c4 * t2 * u3;
-        nv[12] = c3c4 * t1;
-        nv[15] = -c3c4 * t2 * u4;
-        nv[18] = c3c4 * t1;
-        nv[20] = -(con43 * c3c4 - c1345) * t3 * (u2 * u2)
-                - (c3c4 - c1345) * t3 * (u3 * u3)
-                - (c3c4 - c1345) * t3 * (u4 * u4)
-                - c1345 * t2 * u5;
-        nv[21] = (con43 * c3c4 - c1345) * t2 * u2;
-        nv[22] = (c3c4 - c1345) * t2 * u3;
-        nv[23] = (c3c4 - c1345) * t2 * u4;
-        nv[24] = c1345 * t1;
-    }
-
-    private void jacobianY(BtZone z, int p) {
-        BtConstants c = z.c;
-        double[] u = z.u, f = fj, nv = nj;
+        double[] u = z.u, l = lhs;
         int q = p * 5;
         double u2 = u[q + 1], u3 = u[q + 2], u4 = u[q + 3], u5 = u[q + 4];
-        double t1 = z.rhoI[p], t2 = t1 * t1, t3 = t1 * t2;
-        double qs = z.qs[p], square = z.square[p];
-        double c1 = c.c1, c2 = c.c2, c3c4 = c.c3c4, c1345 = c.c1345, con43 = c.con43;
-
-        f[0] = 0.0; f[1] = 0.0; f[2] = 1.0; f[3] = 0.0; f[4] = 0.0;
-        f[5] = -(u2 * u3) * t2; f[6] = u3 * t1; f[7] = u2 * t1; f[8] = 0.0; f[9] = 0.0;
-        f[10] = -(u3 * u3 * t2) + c2 * qs;
-        f[11] = -c2 * u2 * t1;
-        f[12] = (2.0 - c2) * u3 * t1;
-        f[13] = -c2 * u4 * t1;
-        f[14] = c2;
-        f[15] = -(u3 * u4) * t2; f[16] = 0.0; f[17] = u4 * t1; f[18] = u3 * t1; f[19] = 0.0;
-        f[20] = (c2 * 2.0 * square - c1 * u5) * u3 * t2;
-        f[21] = -c2 * u2 * u3 * t2;
-        f[22] = c1 * u5 * t1 - c2 * (qs + u3 * u3 * t2);
-        f[23] = -c2 * (u3 * u4) * t2;
-        f[24] = c1 * u3 * t1;
-
-        java.util.Arrays.fill(nv, 0.0);
-        nv[5] = -c3c4 * t2 * u2;
-        nv[6] = c3c4 * t1;
-        nv[10] = -con43 * c3c4 * t2 * u3;
-        nv[12] = con43 * c3c4 * t1;
-        nv[15] = -c3c4 * t2 * u4;
-        nv[18] = c3c4 * t1;
-        nv[20] = -(c3c4 - c1345) * t3 * (u2 * u2)
-                - (con43 * c3c4 - c1345) * t3 * (u3 * u3)
-                - (c3c4 - c1345) * t3 * (u4 * u4)
-                - c1345 * t2 * u5;
-        nv[21] = (c3c4 - c1345) * t2 * u2;
-        nv[22] = (con43 * c3c4 - c1345) * t2 * u3;
-        nv[23] = (c3c4 - c1345) * t2 * u4;
-        nv[24] = c1345 * t1;
-    }
-
-    private void jacobianZ(BtZone z, int p) {
-        BtConstants c = z.c;
-        double[] u = z.u, f = fj, nv = nj;
-        int q = p * 5;
-        double u2 = u[q + 1], u3 = u[q + 2], u4 = u[q + 3], u5 = u[q + 4];
-        // the reference divides again (1/u1) here; rho_i holds the same quotient
-        double t1 = z.rhoI[p], t2 = t1 * t1, t3 = t1 * t2;
-        double qs = z.qs[p], square = z.square[p];
+        double t1 = z.rhoI[p], t2 = t1 * t1, t3 = t1 * t2, qs = z.qs[p], sq = z.square[p];
         double c1 = c.c1, c2 = c.c2, c3 = c.c3, c4 = c.c4, c3c4 = c.c3c4, c1345 = c.c1345, con43 = c.con43;
-
-        f[0] = 0.0; f[1] = 0.0; f[2] = 0.0; f[3] = 1.0; f[4] = 0.0;
-        f[5] = -(u2 * u4) * t2; f[6] = u4 * t1; f[7] = 0.0; f[8] = u2 * t1; f[9] = 0.0;
-        f[10] = -(u3 * u4) * t2; f[11] = 0.0; f[12] = u4 * t1; f[13] = u3 * t1; f[14] = 0.0;
-        f[15] = -(u4 * u4 * t2) + c2 * qs;
-        f[16] = -c2 * u2 * t1;
-        f[17] = -c2 * u3 * t1;
-        f[18] = (2.0 - c2) * u4 * t1;
-        f[19] = c2;
-        f[20] = (c2 * 2.0 * square - c1 * u5) * u4 * t2;
-        f[21] = -c2 * (u2 * u4) * t2;
-        f[22] = -c2 * (u3 * u4) * t2;
-        f[23] = c1 * (u5 * t1) - c2 * (qs + u4 * u4 * t2);
-        f[24] = c1 * u4 * t1;
-
-        java.util.Arrays.fill(nv, 0.0);
-        nv[5] = -c3c4 * t2 * u2;
-        nv[6] = c3c4 * t1;
-        nv[10] = -c3c4 * t2 * u3;
-        nv[12] = c3c4 * t1;
-        nv[15] = -con43 * c3c4 * t2 * u4;
-        nv[18] = con43 * c3 * c4 * t1;
-        nv[20] = -(c3c4 - c1345) * t3 * (u2 * u2)
-                - (c3c4 - c1345) * t3 * (u3 * u3)
-                - (con43 * c3c4 - c1345) * t3 * (u4 * u4)
-                - c1345 * t2 * u5;
-        nv[21] = (c3c4 - c1345) * t2 * u2;
-        nv[22] = (c3c4 - c1345) * t2 * u3;
-        nv[23] = (con43 * c3c4 - c1345) * t2 * u4;
-        nv[24] = c1345 * t1;
+        double f21 = -(u2 * u3) * t2;
+        double f22 = u3 * t1;
+        double f23 = u2 * t1;
+        double f31 = -(u3 * u3 * t2) + c2 * qs;
+        double f32 = -c2 * u2 * t1;
+        double f33 = (2.0 - c2) * u3 * t1;
+        double f34 = -c2 * u4 * t1;
+        double f41 = -(u3 * u4) * t2;
+        double f43 = u4 * t1;
+        double f44 = u3 * t1;
+        double f51 = (c2 * 2.0 * sq - c1 * u5) * u3 * t2;
+        double f52 = -c2 * u2 * u3 * t2;
+        double f53 = c1 * u5 * t1 - c2 * (qs + u3 * u3 * t2);
+        double f54 = -c2 * (u3 * u4) * t2;
+        double f55 = c1 * u3 * t1;
+        double n21 = -c3c4 * t2 * u2;
+        double n22 = c3c4 * t1;
+        double n31 = -con43 * c3c4 * t2 * u3;
+        double n33 = con43 * c3c4 * t1;
+        double n41 = -c3c4 * t2 * u4;
+        double n44 = c3c4 * t1;
+        double n51 = -(c3c4 - c1345) * t3 * (u2 * u2) - (con43 * c3c4 - c1345) * t3 * (u3 * u3) - (c3c4 - c1345) * t3 * (u4 * u4) - c1345 * t2 * u5;
+        double n52 = (c3c4 - c1345) * t2 * u2;
+        double n53 = (con43 * c3c4 - c1345) * t2 * u3;
+        double n54 = (c3c4 - c1345) * t2 * u4;
+        double n55 = c1345 * t1;
+        double t1x2 = t1d * 2.0;
+        int b = 75 * s + 25;
+        l[b + 0] = 1.0 + t1x2 * d[0];
+        l[b + 1] = 0.0;
+        l[b + 2] = 0.0;
+        l[b + 3] = 0.0;
+        l[b + 4] = 0.0;
+        l[b + 5] = t1x2 * n21;
+        l[b + 6] = 1.0 + t1x2 * n22 + t1x2 * d[1];
+        l[b + 7] = 0.0;
+        l[b + 8] = 0.0;
+        l[b + 9] = 0.0;
+        l[b + 10] = t1x2 * n31;
+        l[b + 11] = 0.0;
+        l[b + 12] = 1.0 + t1x2 * n33 + t1x2 * d[2];
+        l[b + 13] = 0.0;
+        l[b + 14] = 0.0;
+        l[b + 15] = t1x2 * n41;
+        l[b + 16] = 0.0;
+        l[b + 17] = 0.0;
+        l[b + 18] = 1.0 + t1x2 * n44 + t1x2 * d[3];
+        l[b + 19] = 0.0;
+        l[b + 20] = t1x2 * n51;
+        l[b + 21] = t1x2 * n52;
+        l[b + 22] = t1x2 * n53;
+        l[b + 23] = t1x2 * n54;
+        l[b + 24] = 1.0 + t1x2 * n55 + t1x2 * d[4];
+        if (s < last) {
+            int a = 75 * (s + 1);
+            l[a + 0] = -(t1d * d[0]);
+            l[a + 1] = 0.0;
+            l[a + 2] = -t2d;
+            l[a + 3] = 0.0;
+            l[a + 4] = 0.0;
+            l[a + 5] = -t2d * f21 - t1d * n21;
+            l[a + 6] = -t2d * f22 - t1d * n22 - t1d * d[1];
+            l[a + 7] = -t2d * f23;
+            l[a + 8] = 0.0;
+            l[a + 9] = 0.0;
+            l[a + 10] = -t2d * f31 - t1d * n31;
+            l[a + 11] = -t2d * f32;
+            l[a + 12] = -t2d * f33 - t1d * n33 - t1d * d[2];
+            l[a + 13] = -t2d * f34;
+            l[a + 14] = -t2d * c2;
+            l[a + 15] = -t2d * f41 - t1d * n41;
+            l[a + 16] = 0.0;
+            l[a + 17] = -t2d * f43;
+            l[a + 18] = -t2d * f44 - t1d * n44 - t1d * d[3];
+            l[a + 19] = 0.0;
+            l[a + 20] = -t2d * f51 - t1d * n51;
+            l[a + 21] = -t2d * f52 - t1d * n52;
+            l[a + 22] = -t2d * f53 - t1d * n53;
+            l[a + 23] = -t2d * f54 - t1d * n54;
+            l[a + 24] = -t2d * f55 - t1d * n55 - t1d * d[4];
+        }
+        if (s > 1) {
+            int cc = 75 * (s - 1) + 50;
+            l[cc + 0] = -(t1d * d[0]);
+            l[cc + 1] = 0.0;
+            l[cc + 2] = t2d;
+            l[cc + 3] = 0.0;
+            l[cc + 4] = 0.0;
+            l[cc + 5] = t2d * f21 - t1d * n21;
+            l[cc + 6] = t2d * f22 - t1d * n22 - t1d * d[1];
+            l[cc + 7] = t2d * f23;
+            l[cc + 8] = 0.0;
+            l[cc + 9] = 0.0;
+            l[cc + 10] = t2d * f31 - t1d * n31;
+            l[cc + 11] = t2d * f32;
+            l[cc + 12] = t2d * f33 - t1d * n33 - t1d * d[2];
+            l[cc + 13] = t2d * f34;
+            l[cc + 14] = t2d * c2;
+            l[cc + 15] = t2d * f41 - t1d * n41;
+            l[cc + 16] = 0.0;
+            l[cc + 17] = t2d * f43;
+            l[cc + 18] = t2d * f44 - t1d * n44 - t1d * d[3];
+            l[cc + 19] = 0.0;
+            l[cc + 20] = t2d * f51 - t1d * n51;
+            l[cc + 21] = t2d * f52 - t1d * n52;
+            l[cc + 22] = t2d * f53 - t1d * n53;
+            l[cc + 23] = t2d * f54 - t1d * n54;
+            l[cc + 24] = t2d * f55 - t1d * n55 - t1d * d[4];
+        }
     }
+
+    /** Point p's Jacobians (z_solve.f's fjac, njac; rho_i for its 1/u1) scattered into B(s), A(s+1) and C(s-1). */
+    private void formZ(BtZone z, int p, int s, int last, double t1d, double t2d, double[] d) {
+        BtConstants c = z.c;
+        double[] u = z.u, l = lhs;
+        int q = p * 5;
+        double u2 = u[q + 1], u3 = u[q + 2], u4 = u[q + 3], u5 = u[q + 4];
+        double t1 = z.rhoI[p], t2 = t1 * t1, t3 = t1 * t2, qs = z.qs[p], sq = z.square[p];
+        double c1 = c.c1, c2 = c.c2, c3 = c.c3, c4 = c.c4, c3c4 = c.c3c4, c1345 = c.c1345, con43 = c.con43;
+        double f21 = -(u2 * u4) * t2;
+        double f22 = u4 * t1;
+        double f24 = u2 * t1;
+        double f31 = -(u3 * u4) * t2;
+        double f33 = u4 * t1;
+        double f34 = u3 * t1;
+        double f41 = -(u4 * u4 * t2) + c2 * qs;
+        double f42 = -c2 * u2 * t1;
+        double f43 = -c2 * u3 * t1;
+        double f44 = (2.0 - c2) * u4 * t1;
+        double f51 = (c2 * 2.0 * sq - c1 * u5) * u4 * t2;
+        double f52 = -c2 * (u2 * u4) * t2;
+        double f53 = -c2 * (u3 * u4) * t2;
+        double f54 = c1 * (u5 * t1) - c2 * (qs + u4 * u4 * t2);
+        double f55 = c1 * u4 * t1;
+        double n21 = -c3c4 * t2 * u2;
+        double n22 = c3c4 * t1;
+        double n31 = -c3c4 * t2 * u3;
+        double n33 = c3c4 * t1;
+        double n41 = -con43 * c3c4 * t2 * u4;
+        double n44 = con43 * c3 * c4 * t1;
+        double n51 = -(c3c4 - c1345) * t3 * (u2 * u2) - (c3c4 - c1345) * t3 * (u3 * u3) - (con43 * c3c4 - c1345) * t3 * (u4 * u4) - c1345 * t2 * u5;
+        double n52 = (c3c4 - c1345) * t2 * u2;
+        double n53 = (c3c4 - c1345) * t2 * u3;
+        double n54 = (con43 * c3c4 - c1345) * t2 * u4;
+        double n55 = c1345 * t1;
+        double t1x2 = t1d * 2.0;
+        int b = 75 * s + 25;
+        l[b + 0] = 1.0 + t1x2 * d[0];
+        l[b + 1] = 0.0;
+        l[b + 2] = 0.0;
+        l[b + 3] = 0.0;
+        l[b + 4] = 0.0;
+        l[b + 5] = t1x2 * n21;
+        l[b + 6] = 1.0 + t1x2 * n22 + t1x2 * d[1];
+        l[b + 7] = 0.0;
+        l[b + 8] = 0.0;
+        l[b + 9] = 0.0;
+        l[b + 10] = t1x2 * n31;
+        l[b + 11] = 0.0;
+        l[b + 12] = 1.0 + t1x2 * n33 + t1x2 * d[2];
+        l[b + 13] = 0.0;
+        l[b + 14] = 0.0;
+        l[b + 15] = t1x2 * n41;
+        l[b + 16] = 0.0;
+        l[b + 17] = 0.0;
+        l[b + 18] = 1.0 + t1x2 * n44 + t1x2 * d[3];
+        l[b + 19] = 0.0;
+        l[b + 20] = t1x2 * n51;
+        l[b + 21] = t1x2 * n52;
+        l[b + 22] = t1x2 * n53;
+        l[b + 23] = t1x2 * n54;
+        l[b + 24] = 1.0 + t1x2 * n55 + t1x2 * d[4];
+        if (s < last) {
+            int a = 75 * (s + 1);
+            l[a + 0] = -(t1d * d[0]);
+            l[a + 1] = 0.0;
+            l[a + 2] = 0.0;
+            l[a + 3] = -t2d;
+            l[a + 4] = 0.0;
+            l[a + 5] = -t2d * f21 - t1d * n21;
+            l[a + 6] = -t2d * f22 - t1d * n22 - t1d * d[1];
+            l[a + 7] = 0.0;
+            l[a + 8] = -t2d * f24;
+            l[a + 9] = 0.0;
+            l[a + 10] = -t2d * f31 - t1d * n31;
+            l[a + 11] = 0.0;
+            l[a + 12] = -t2d * f33 - t1d * n33 - t1d * d[2];
+            l[a + 13] = -t2d * f34;
+            l[a + 14] = 0.0;
+            l[a + 15] = -t2d * f41 - t1d * n41;
+            l[a + 16] = -t2d * f42;
+            l[a + 17] = -t2d * f43;
+            l[a + 18] = -t2d * f44 - t1d * n44 - t1d * d[3];
+            l[a + 19] = -t2d * c2;
+            l[a + 20] = -t2d * f51 - t1d * n51;
+            l[a + 21] = -t2d * f52 - t1d * n52;
+            l[a + 22] = -t2d * f53 - t1d * n53;
+            l[a + 23] = -t2d * f54 - t1d * n54;
+            l[a + 24] = -t2d * f55 - t1d * n55 - t1d * d[4];
+        }
+        if (s > 1) {
+            int cc = 75 * (s - 1) + 50;
+            l[cc + 0] = -(t1d * d[0]);
+            l[cc + 1] = 0.0;
+            l[cc + 2] = 0.0;
+            l[cc + 3] = t2d;
+            l[cc + 4] = 0.0;
+            l[cc + 5] = t2d * f21 - t1d * n21;
+            l[cc + 6] = t2d * f22 - t1d * n22 - t1d * d[1];
+            l[cc + 7] = 0.0;
+            l[cc + 8] = t2d * f24;
+            l[cc + 9] = 0.0;
+            l[cc + 10] = t2d * f31 - t1d * n31;
+            l[cc + 11] = 0.0;
+            l[cc + 12] = t2d * f33 - t1d * n33 - t1d * d[2];
+            l[cc + 13] = t2d * f34;
+            l[cc + 14] = 0.0;
+            l[cc + 15] = t2d * f41 - t1d * n41;
+            l[cc + 16] = t2d * f42;
+            l[cc + 17] = t2d * f43;
+            l[cc + 18] = t2d * f44 - t1d * n44 - t1d * d[3];
+            l[cc + 19] = t2d * c2;
+            l[cc + 20] = t2d * f51 - t1d * n51;
+            l[cc + 21] = t2d * f52 - t1d * n52;
+            l[cc + 22] = t2d * f53 - t1d * n53;
+            l[cc + 23] = t2d * f54 - t1d * n54;
+            l[cc + 24] = t2d * f55 - t1d * n55 - t1d * d[4];
+        }
+    }
+
 }
