@@ -170,4 +170,26 @@ class CheckpointerTest {
         assertTrue(e.getMessage().contains("7 elements given for a block of 8"), e.getMessage());
         List.of();
     }
+
+    @Test
+    void aFullDiskFailsTheSaveOnEveryRankNamingPathAndRankAndTheEarlierCheckpointStaysLoadable() throws Exception {
+        try (dev.tessera.io.pfile.SmallDisk disk = dev.tessera.io.pfile.SmallDisk.mount(512)) {
+            Path root = disk.path().resolve("ckpts");
+            ConcurrentHashMap<Integer, String> messages = new ConcurrentHashMap<>();
+            job(2, s -> {
+                Checkpointer cp = new Checkpointer(s.world(), root);
+                cp.save(1, CheckpointCrashMain.data(s.rank(), s.size(), 1));
+                Subarray big = Subarray.of(Datatype.DOUBLE, new int[] {2, 65536}, new int[] {1, 65536}, new int[] {s.rank(), 0});
+                CheckpointException e = assertThrows(CheckpointException.class, () -> cp.save(2,
+                        CheckpointCrashMain.data(s.rank(), s.size(), 2).distributed("big", big, new double[65536])));
+                messages.put(s.rank(), e.getMessage());
+                Restart r = cp.restoreLatest().orElseThrow();
+                assertEquals(1, r.step());
+                assertArrayEquals(new long[] {1, s.rank(), 42}, r.longs("local"));
+            });
+            for (String m : messages.values()) {
+                assertTrue(m.contains("No space left on device") && m.contains(root.toString()) && m.contains("rank "), m);
+            }
+        }
+    }
 }

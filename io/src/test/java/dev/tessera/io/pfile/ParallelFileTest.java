@@ -233,4 +233,36 @@ class ParallelFileTest {
         assertEquals(1, ParallelFile.chooseAggregators(1, 0).length);
     }
 
+
+    @Test
+    @Timeout(60)
+    void aFullDiskFailsTheWriteOnEveryRankNamingPathAndRankAndKeepsEarlierFiles() throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(256)) {
+            Path earlier = disk.path().resolve("earlier.raw");
+            Path big = disk.path().resolve("big.raw");
+            ConcurrentHashMap<Integer, String> messages = new ConcurrentHashMap<>();
+            job(2, s -> {
+                try (ParallelFile f = ParallelFile.open(s.world(), earlier, OpenMode.CREATE, OpenMode.WRITE)) {
+                    f.setView(0, Subarray.of(Datatype.LONG, new int[] {2, 512}, new int[] {1, 512}, new int[] {s.rank(), 0}));
+                    long[] mine = new long[512];
+                    Arrays.fill(mine, 7 + s.rank());
+                    f.writeAll(mine);
+                }
+                try (ParallelFile f = ParallelFile.open(s.world(), big, OpenMode.CREATE, OpenMode.WRITE)) {
+                    f.setView(0, Subarray.of(Datatype.DOUBLE, new int[] {2, 65536}, new int[] {1, 65536}, new int[] {s.rank(), 0}));
+                    ParallelFileException e = assertThrows(ParallelFileException.class, () -> f.writeAll(new double[65536]));
+                    messages.put(s.rank(), e.getMessage());
+                }
+            });
+            assertEquals(2, messages.size());
+            for (String m : messages.values()) {
+                assertTrue(m.contains("ParallelFile.writeAll(" + big + ")") && m.contains("rank 0")
+                        && m.contains("No space left on device"), m);
+            }
+            java.nio.LongBuffer lb = java.nio.ByteBuffer.wrap(Files.readAllBytes(earlier)).order(java.nio.ByteOrder.nativeOrder()).asLongBuffer();
+            assertEquals(1024, lb.remaining());
+            assertEquals(7, lb.get(0));
+            assertEquals(8, lb.get(1023));
+        }
+    }
 }
