@@ -58,6 +58,11 @@ public final class NativeLibraries {
      * Does nothing when the resource is absent (the library may come from java.library.path).
      */
     public static void preExtract(String resource, String fileName) {
+        preExtract(resource, Path.of(System.getProperty("java.io.tmpdir")), fileName);
+    }
+
+    /** As {@link #preExtract(String, String)} into {@code dir}. */
+    public static void preExtract(String resource, Path dir, String fileName) {
         byte[] bytes;
         try (InputStream in = NativeLibraries.class.getResourceAsStream(resource)) {
             if (in == null) {
@@ -67,7 +72,6 @@ public final class NativeLibraries {
         } catch (IOException e) {
             throw new UncheckedIOException("reading native library resource " + resource, e);
         }
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         Path target = dir.resolve(fileName);
         synchronized (JVM_LOCK) {
             try (FileChannel lockFile = FileChannel.open(dir.resolve(fileName + ".lock"), StandardOpenOption.CREATE,

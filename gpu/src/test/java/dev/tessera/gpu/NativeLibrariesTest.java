@@ -1,0 +1,69 @@
+package dev.tessera.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The extraction guard: concurrent ranks and a stale, truncated file still give the complete library. */
+@Timeout(60)
+class NativeLibrariesTest {
+
+    private static final String RESOURCE = "/dev/tessera/gpu/fake-native-library.bin";
+
+    private static byte[] resourceBytes() throws Exception {
+        try (InputStream in = NativeLibrariesTest.class.getResourceAsStream(RESOURCE)) {
+            return in.readAllBytes();
+        }
+    }
+
+    @Test
+    void concurrentExtractionsLeaveTheCompleteFile(@TempDir Path dir) throws Exception {
+        byte[] want = resourceBytes();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<byte[]>> seen = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            seen.add(pool.submit(() -> {
+                start.await();
+                NativeLibraries.preExtract(RESOURCE, dir, "libFake.so");
+                // What a library loader would read right after: never a partial file.
+                return Files.readAllBytes(dir.resolve("libFake.so"));
+            }));
+        }
+        start.countDown();
+        for (Future<byte[]> f : seen) {
+            assertArrayEquals(want, f.get());
+        }
+        pool.shutdown();
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of("libFake.so", "libFake.so.lock"), files.map(p -> p.getFileName().toString()).sorted().toList());
+        }
+    }
+
+    @Test
+    void aTruncatedFileFromAnEarlierCrashIsReplaced(@TempDir Path dir) throws Exception {
+        byte[] want = resourceBytes();
+        Files.write(dir.resolve("libFake.so"), new byte[] {1, 2, 3});
+        NativeLibraries.preExtract(RESOURCE, dir, "libFake.so");
+        assertArrayEquals(want, Files.readAllBytes(dir.resolve("libFake.so")));
+    }
+
+    @Test
+    void probingAMissingLibraryAnswersNullInsteadOfThrowing() {
+        assertNull(NativeLibraries.firstLoadable("libtessera-no-such-library.so.9"));
+        assertEquals("libc.so.6", NativeLibraries.firstLoadable("libtessera-no-such-library.so.9", "libc.so.6"));
+    }
+}
