@@ -16,8 +16,11 @@ import dev.tessera.task.Team;
  * <p>Arithmetic: every formula is the reference's, term for term and in the same order,
  * including the partial sums it keeps in line buffers (u1/u2 in resid, r1/r2 in psinv,
  * x1/y1 in rprj3, z1/z2/z3 in interp), so results agree with the reference to the last
- * bits up to the order of the final norm's reduction. The line buffers make the inner
- * loops unit-stride (the JIT vectorises them).
+ * bits up to the order of the final norm's reduction. resid and psinv keep the three
+ * partial sums around i1 in registers instead (a sliding window): C2 does not vectorise
+ * the reference's two-loop form here (stores to one double[] and loads from another at
+ * different loop-invariant offsets may alias as far as it can prove), and the window
+ * saves the buffer stores and reloads, about 25% of resid's time.
  *
  * <p>Threads: every operator is split over i3 planes (coarse planes for rprj3 and
  * interp) with the static schedule; different planes write disjoint memory. Each member
@@ -41,8 +44,6 @@ final class MgOperators {
         double a3 = a[3];
         int plane = m1 * m2;
         team.region(ctx -> {
-            double[] u1 = lines[ctx.id()][0];
-            double[] u2 = lines[ctx.id()][1];
             ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
                 for (int i3 = from; i3 < to; i3++) {
                     for (int i2 = 1; i2 < m2 - 1; i2++) {
@@ -55,14 +56,22 @@ final class MgOperators {
                         int nb = n - plane;
                         int st = s + plane;
                         int nt = n + plane;
-                        for (int i1 = 0; i1 < m1; i1++) {
-                            u1[i1] = u[s + i1] + u[n + i1] + u[b + i1] + u[t + i1];
-                            u2[i1] = u[sb + i1] + u[nb + i1] + u[st + i1] + u[nt + i1];
-                        }
+                        // Sliding window over i1: u1/u2 at i1-1, i1, i1+1 (the reference's line buffers) in registers.
+                        double u1m = u[s] + u[n] + u[b] + u[t];
+                        double u2m = u[sb] + u[nb] + u[st] + u[nt];
+                        double u1c = u[s + 1] + u[n + 1] + u[b + 1] + u[t + 1];
+                        double u2c = u[sb + 1] + u[nb + 1] + u[st + 1] + u[nt + 1];
                         for (int i1 = 1; i1 < m1 - 1; i1++) {
+                            int q = i1 + 1;
+                            double u1p = u[s + q] + u[n + q] + u[b + q] + u[t + q];
+                            double u2p = u[sb + q] + u[nb + q] + u[st + q] + u[nt + q];
                             r[c + i1] = v[c + i1] - a0 * u[c + i1]
-                                    - a2 * (u2[i1] + u1[i1 - 1] + u1[i1 + 1])
-                                    - a3 * (u2[i1 - 1] + u2[i1 + 1]);
+                                    - a2 * (u2c + u1m + u1p)
+                                    - a3 * (u2m + u2p);
+                            u1m = u1c;
+                            u1c = u1p;
+                            u2m = u2c;
+                            u2c = u2p;
                         }
                     }
                 }
@@ -77,8 +86,6 @@ final class MgOperators {
         double c2 = c[2];
         int plane = m1 * m2;
         team.region(ctx -> {
-            double[] r1 = lines[ctx.id()][0];
-            double[] r2 = lines[ctx.id()][1];
             ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
                 for (int i3 = from; i3 < to; i3++) {
                     for (int i2 = 1; i2 < m2 - 1; i2++) {
@@ -91,15 +98,18 @@ final class MgOperators {
                         int nb = n - plane;
                         int st = s + plane;
                         int nt = n + plane;
-                        for (int i1 = 0; i1 < m1; i1++) {
-                            r1[i1] = r[s + i1] + r[n + i1] + r[b + i1] + r[t + i1];
-                            r2[i1] = r[sb + i1] + r[nb + i1] + r[st + i1] + r[nt + i1];
-                        }
+                        double r1m = r[s] + r[n] + r[b] + r[t];
+                        double r1c = r[s + 1] + r[n + 1] + r[b + 1] + r[t + 1];
                         for (int i1 = 1; i1 < m1 - 1; i1++) {
+                            int q = i1 + 1;
+                            double r1p = r[s + q] + r[n + q] + r[b + q] + r[t + q];
+                            double r2c = r[sb + i1] + r[nb + i1] + r[st + i1] + r[nt + i1];
                             u[o + i1] = u[o + i1]
                                     + c0 * r[o + i1]
-                                    + c1 * (r[o + i1 - 1] + r[o + i1 + 1] + r1[i1])
-                                    + c2 * (r2[i1] + r1[i1 - 1] + r1[i1 + 1]);
+                                    + c1 * (r[o + i1 - 1] + r[o + i1 + 1] + r1c)
+                                    + c2 * (r2c + r1m + r1p);
+                            r1m = r1c;
+                            r1c = r1p;
                         }
                     }
                 }
