@@ -93,22 +93,17 @@ final class BtLineSolver {
     /**
      * Block elimination of the interior points 1 .. last, whose right-hand sides are at
      * r[ro + 5 s]: forward sweep (reference: the matvec_sub / matmul_sub / binvcrhs loop),
-     * then back substitution.
+     * then back substitution. Zones have at least 5 points a side, so last >= 3.
      */
     private void eliminate(double[] r, int ro, int last) {
         double[] l = lhs;
-        for (int s = 1; s <= last; s++) {
-            int a = 75 * s, b = a + 25, cc = a + 50, rs = ro + 5 * s;
-            if (s > 1) {
-                BlockOps.matvecSub(l, a, r, rs - 5, r, rs);
-                BlockOps.matmulSub(l, a, l, cc - 75, l, b);
-            }
-            if (s < last) {
-                BlockOps.binvcrhs(l, b, l, cc, r, rs);
-            } else {
-                BlockOps.binvrhs(l, b, r, rs);
-            }
+        BlockOps.first(l, 100, 125, r, ro + 5);
+        for (int s = 2; s < last; s++) {
+            int a = 75 * s;
+            BlockOps.step(l, a, a + 25, a + 50, a - 25, r, ro + 5 * s, ro + 5 * s - 5);
         }
+        int a = 75 * last;
+        BlockOps.lastStep(l, a, a + 25, a - 25, r, ro + 5 * last, ro + 5 * last - 5);
         for (int s = last - 1; s >= 1; s--) {
             BlockOps.matvecSub(l, 75 * s + 50, r, ro + 5 * s + 5, r, ro + 5 * s);
         }
