@@ -2,14 +2,12 @@ package dev.tessera.npb.mg;
 
 import dev.tessera.comm.CartComm;
 import dev.tessera.grid.BlockDecomposition;
-import dev.tessera.grid.HaloExchange;
 
 /**
  * One rank's block of one multigrid level: its padded extents (interior + one ghost
  * layer a side), where its interior starts in the level's global grid, and the ghost
- * exchange that fills its ghosts from the periodic neighbours (the reference's
- * {@code comm3}: axis by axis, later axes over the full padded extent of earlier ones,
- * so edges and corners arrive too).
+ * exchange that fills its ghosts from the periodic neighbours ({@link GhostExchange},
+ * the reference's {@code comm3}).
  *
  * <p>Level k has 2^k points a side, split over the Cartesian grid's ranks in contiguous
  * blocks (MG/mg.f {@code setup}; for power-of-two sizes BlockDecomposition gives the same
@@ -25,7 +23,7 @@ final class MgLevel {
     final int o1;
     final int o2;
     final int o3;
-    private final HaloExchange halo;
+    private final GhostExchange ghosts;
 
     MgLevel(CartComm grid, int k) {
         this.k = k;
@@ -40,7 +38,7 @@ final class MgLevel {
         this.o3 = off[0];
         this.o2 = off[1];
         this.o1 = off[2];
-        this.halo = HaloExchange.create(grid, e, 1, true);
+        this.ghosts = new GhostExchange(grid, m1, m2, m3);
     }
 
     /** Doubles in the padded block. */
@@ -50,6 +48,6 @@ final class MgLevel {
 
     /** Fills every ghost of {@code x} (faces, edges, corners) from the neighbours' interiors. */
     void exchange(double[] x) {
-        halo.exchange(x);
+        ghosts.exchange(x);
     }
 }

@@ -1,0 +1,154 @@
+package dev.tessera.npb.mg;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.CartComm;
+
+/**
+ * Fills the one-cell ghost layer of an MG block from its periodic neighbours, as the
+ * reference's {@code comm3} (NPB3.4-MPI/MG/mg.f): axis x first over the interior of y
+ * and z, then y over all x (ghosts included) and the interior of z, then z over all x
+ * and y, so that edge and corner ghosts arrive through two or three hops.
+ *
+ * <p>Along an axis with one rank (every axis on one rank) the neighbour is the block
+ * itself: the ghosts are copied from the opposite interior face in place, with no
+ * message and no packing (the reference's {@code comm1p}). Along an axis with more
+ * ranks, each face is packed into a buffer and swapped with {@link CartComm#sendrecv}:
+ * the upper face goes up while the lower ghost arrives from below, then the reverse.
+ *
+ * <p>Block layout: {@code (i3 * m2 + i2) * m1 + i1}, i1 (x) fastest; the Cartesian grid's
+ * dimensions are (z, y, x). Buffers are allocated once per level; one exchange at a time.
+ */
+final class GhostExchange {
+
+    private static final int TAG_UP = 71;
+    private static final int TAG_DOWN = 72;
+
+    private final CartComm grid;
+    private final int m1;
+    private final int m2;
+    private final int m3;
+    /** Neighbour ranks below/above along x, y, z. */
+    private final int[] below = new int[3];
+    private final int[] above = new int[3];
+    private final boolean[] local = new boolean[3];
+    private final double[] sendBuf;
+    private final double[] recvBuf;
+
+    GhostExchange(CartComm grid, int m1, int m2, int m3) {
+        this.grid = grid;
+        this.m1 = m1;
+        this.m2 = m2;
+        this.m3 = m3;
+        int[] dims = grid.dims();
+        for (int axis = 0; axis < 3; axis++) {
+            int dim = 2 - axis; // x is the grid's last dimension
+            CartComm.Shift s = grid.shift(dim, 1);
+            below[axis] = s.source();
+            above[axis] = s.dest();
+            local[axis] = dims[dim] == 1;
+        }
+        int face = Math.max(m2 * m3, Math.max(m1 * m3, m1 * m2));
+        this.sendBuf = new double[face];
+        this.recvBuf = new double[face];
+    }
+
+    /** Fills every ghost of {@code u}. */
+    void exchange(double[] u) {
+        if (local[0]) {
+            periodicX(u);
+        } else {
+            swap(u, 0);
+        }
+        if (local[1]) {
+            periodicY(u);
+        } else {
+            swap(u, 1);
+        }
+        if (local[2]) {
+            periodicZ(u);
+        } else {
+            swap(u, 2);
+        }
+    }
+
+    private void periodicX(double[] u) {
+        for (int i3 = 1; i3 < m3 - 1; i3++) {
+            for (int i2 = 1; i2 < m2 - 1; i2++) {
+                int row = (i3 * m2 + i2) * m1;
+                u[row] = u[row + m1 - 2];
+                u[row + m1 - 1] = u[row + 1];
+            }
+        }
+    }
+
+    private void periodicY(double[] u) {
+        for (int i3 = 1; i3 < m3 - 1; i3++) {
+            int plane = i3 * m2 * m1;
+            System.arraycopy(u, plane + (m2 - 2) * m1, u, plane, m1);
+            System.arraycopy(u, plane + m1, u, plane + (m2 - 1) * m1, m1);
+        }
+    }
+
+    private void periodicZ(double[] u) {
+        int plane = m1 * m2;
+        System.arraycopy(u, (m3 - 2) * plane, u, 0, plane);
+        System.arraycopy(u, plane, u, (m3 - 1) * plane, plane);
+    }
+
+    /** Swaps the faces along {@code axis} with the neighbours: upper face up / lower ghost from below, then the reverse. */
+    private void swap(double[] u, int axis) {
+        int last = axis == 0 ? m1 : axis == 1 ? m2 : m3;
+        int n = pack(u, axis, last - 2);
+        grid.sendrecv(Buffer.of(sendBuf, 0, n), above[axis], TAG_UP, Buffer.of(recvBuf, 0, n), below[axis], TAG_UP);
+        unpack(u, axis, 0);
+        pack(u, axis, 1);
+        grid.sendrecv(Buffer.of(sendBuf, 0, n), below[axis], TAG_DOWN, Buffer.of(recvBuf, 0, n), above[axis], TAG_DOWN);
+        unpack(u, axis, last - 1);
+    }
+
+    /** Copies layer {@code at} of {@code axis} into the send buffer; returns its length. */
+    private int pack(double[] u, int axis, int at) {
+        int n = 0;
+        switch (axis) {
+            case 0 -> {
+                for (int i3 = 1; i3 < m3 - 1; i3++) {
+                    for (int i2 = 1; i2 < m2 - 1; i2++) {
+                        sendBuf[n++] = u[(i3 * m2 + i2) * m1 + at];
+                    }
+                }
+            }
+            case 1 -> {
+                for (int i3 = 1; i3 < m3 - 1; i3++) {
+                    System.arraycopy(u, (i3 * m2 + at) * m1, sendBuf, n, m1);
+                    n += m1;
+                }
+            }
+            default -> {
+                System.arraycopy(u, at * m1 * m2, sendBuf, 0, m1 * m2);
+                n = m1 * m2;
+            }
+        }
+        return n;
+    }
+
+    /** Copies the receive buffer into layer {@code at} of {@code axis}. */
+    private void unpack(double[] u, int axis, int at) {
+        int n = 0;
+        switch (axis) {
+            case 0 -> {
+                for (int i3 = 1; i3 < m3 - 1; i3++) {
+                    for (int i2 = 1; i2 < m2 - 1; i2++) {
+                        u[(i3 * m2 + i2) * m1 + at] = recvBuf[n++];
+                    }
+                }
+            }
+            case 1 -> {
+                for (int i3 = 1; i3 < m3 - 1; i3++) {
+                    System.arraycopy(recvBuf, n, u, (i3 * m2 + at) * m1, m1);
+                    n += m1;
+                }
+            }
+            default -> System.arraycopy(recvBuf, 0, u, at * m1 * m2, m1 * m2);
+        }
+    }
+}
