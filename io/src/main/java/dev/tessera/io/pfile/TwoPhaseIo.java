@@ -51,6 +51,38 @@ final class TwoPhaseIo {
     private long[] bounds;
     private long rounds;
     private volatile IOException failure;
+    private Staging sendStaging;
+    private Staging recvStaging;
+
+    /**
+     * Packing space for the pieces of one round, reused round after round: one native
+     * segment handed out in consecutive slices, reset when the round's messages are done
+     * (a fresh array per message cost more than the copies, in allocation and zeroing).
+     */
+    private static final class Staging {
+        private final Arena arena;
+        private MemorySegment space = MemorySegment.NULL;
+        private long used;
+
+        Staging(Arena arena) {
+            this.arena = arena;
+        }
+
+        void reset() {
+            used = 0;
+        }
+
+        MemorySegment take(long bytes) {
+            if (used + bytes > space.byteSize()) {
+                // Earlier slices of this round stay valid: the old segment lives until the arena closes.
+                space = arena.allocate(Math.max(bytes, 2 * space.byteSize()), 64);
+                used = 0;
+            }
+            MemorySegment slice = space.asSlice(used, bytes);
+            used += bytes;
+            return slice;
+        }
+    }
 
     /**
      * @param starts  view byte position where each rank's access begins
@@ -138,6 +170,8 @@ final class TwoPhaseIo {
     /** Collective write of {@code local} (this rank's {@code lengths[me]} bytes). */
     void write(MemorySegment local) {
         try (Arena arena = Arena.ofShared()) {
+            sendStaging = new Staging(arena);
+            recvStaging = new Staging(arena);
             MemorySegment[] windows = new MemorySegment[2];
             @SuppressWarnings("unchecked")
             CompletableFuture<Void>[] pending = new CompletableFuture[2];
@@ -162,6 +196,8 @@ final class TwoPhaseIo {
     }
 
     private void writeRound(long r, MemorySegment local, MemorySegment window, CompletableFuture<Void>[] pending, int slot) {
+        sendStaging.reset();
+        recvStaging.reset();
         List<Request> requests = new ArrayList<>();
         List<Runnable> afterReceive = new ArrayList<>();
         long extentLo = Long.MAX_VALUE;
@@ -193,7 +229,7 @@ final class TwoPhaseIo {
                     long[] pc = pcs.getFirst();
                     requests.add(comm.irecv(bytes(window.asSlice(pc[0] - w0, pc[1])), p, TAG));
                 } else {
-                    MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(total(pcs))]);
+                    MemorySegment staging = recvStaging.take(total(pcs));
                     requests.add(comm.irecv(bytes(staging), p, TAG));
                     long base = w0;
                     afterReceive.add(() -> {
@@ -219,7 +255,7 @@ final class TwoPhaseIo {
                 long[] pc = pcs.getFirst();
                 requests.add(comm.isend(bytes(local.asSlice(pc[2], pc[1])), aggregators[a], TAG));
             } else {
-                MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(total(pcs))]);
+                MemorySegment staging = sendStaging.take(total(pcs));
                 long at = 0;
                 for (long[] pc : pcs) {
                     MemorySegment.copy(local, pc[2], staging, at, pc[1]);
@@ -277,6 +313,8 @@ final class TwoPhaseIo {
     /** Collective read into {@code local} (this rank's {@code lengths[me]} bytes). */
     void read(MemorySegment local) {
         try (Arena arena = Arena.ofShared()) {
+            sendStaging = new Staging(arena);
+            recvStaging = new Staging(arena);
             MemorySegment window = null;
             if (myAggregator >= 0 && rounds > 0) {
                 window = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
@@ -288,6 +326,8 @@ final class TwoPhaseIo {
     }
 
     private void readRound(long r, MemorySegment local, MemorySegment window) {
+        sendStaging.reset();
+        recvStaging.reset();
         List<Request> requests = new ArrayList<>();
         List<Runnable> afterReceive = new ArrayList<>();
         for (int a = 0; a < aggregators.length; a++) {
@@ -302,7 +342,7 @@ final class TwoPhaseIo {
                 long[] pc = pcs.getFirst();
                 requests.add(comm.irecv(bytes(local.asSlice(pc[2], pc[1])), aggregators[a], TAG));
             } else {
-                MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(total(pcs))]);
+                MemorySegment staging = recvStaging.take(total(pcs));
                 requests.add(comm.irecv(bytes(staging), aggregators[a], TAG));
                 afterReceive.add(() -> {
                     long at = 0;
@@ -343,7 +383,7 @@ final class TwoPhaseIo {
                     long[] pc = pcs.getFirst();
                     requests.add(comm.isend(bytes(window.asSlice(pc[0] - w0, pc[1])), p, TAG));
                 } else {
-                    MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(total(pcs))]);
+                    MemorySegment staging = sendStaging.take(total(pcs));
                     long at = 0;
                     for (long[] pc : pcs) {
                         MemorySegment.copy(window, pc[0] - w0, staging, at, pc[1]);

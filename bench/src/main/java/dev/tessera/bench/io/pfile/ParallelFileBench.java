@@ -1,0 +1,201 @@
+package dev.tessera.bench.io.pfile;
+
+import dev.tessera.comm.Datatype;
+import dev.tessera.io.pfile.OpenMode;
+import dev.tessera.io.pfile.ParallelFile;
+import dev.tessera.io.pfile.Subarray;
+import dev.tessera.launch.SmpJob;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Write and read bandwidth of a distributed 3-d double array through {@link ParallelFile}
+ * ({@code writeAll}/{@code readAll}, two-phase) next to {@code dd}'s raw sequential
+ * bandwidth to the same directory, in the same run, alternating, reporting medians.
+ *
+ * <p>Writes are timed to durable data: {@code dd conv=fdatasync} and writeAll + sync (fsync).
+ * Before every read the file's pages are dropped from the page cache
+ * ({@code dd iflag=nocache count=0}, posix_fadvise DONTNEED), so both reads come from the
+ * device. The array is decomposed in pencils (a 2-d process grid over the first two
+ * dimensions), so each rank's block is many short runs in the file: the case two-phase I/O
+ * exists for.
+ *
+ * <pre>
+ *   java -cp bench.jar:lib/* dev.tessera.bench.io.pfile.ParallelFileBench [--quick] [--ranks 4]
+ *        [--dir /tmp] [--mib 1024] [--repeat 3] [--aggregators 0] [--buffer-mib 16]
+ * </pre>
+ */
+public final class ParallelFileBench {
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = has(args, "--quick");
+        int ranks = Integer.parseInt(value(args, "--ranks", "4"));
+        Path dir = Path.of(value(args, "--dir", System.getProperty("java.io.tmpdir")));
+        long mib = Long.parseLong(value(args, "--mib", quick ? "128" : "1024"));
+        int repeat = Integer.parseInt(value(args, "--repeat", quick ? "2" : "3"));
+        int aggregators = Integer.parseInt(value(args, "--aggregators", "0"));
+        long bufferMib = Long.parseLong(value(args, "--buffer-mib", "16"));
+
+        int n = (int) Math.round(Math.cbrt(mib * (1L << 20) / 8.0));
+        int[] sizes = {n, n, n};
+        long bytes = 8L * n * n * n;
+        Path file = dir.resolve("tessera-pfile-bench-" + ProcessHandle.current().pid() + ".raw");
+        Path ddFile = dir.resolve("tessera-dd-bench-" + ProcessHandle.current().pid() + ".raw");
+        ParallelFile.Hints hints = new ParallelFile.Hints(aggregators, bufferMib << 20);
+        System.out.printf("parallel file: %d^3 doubles = %.0f MiB, %d ranks (in-JVM smp), pencils %s, dir %s%n",
+                n, bytes / 1048576.0, ranks, Arrays.toString(grid(ranks)), dir);
+        System.out.println("CPU: " + cpu());
+
+        List<Double> ddWrite = new ArrayList<>();
+        List<Double> ddRead = new ArrayList<>();
+        List<Double> pfWrite = new ArrayList<>();
+        List<Double> pfRead = new ArrayList<>();
+        try {
+            for (int r = 0; r < repeat; r++) {
+                ddWrite.add(dd(ddFile, bytes, true));
+                dropCache(ddFile);
+                ddRead.add(dd(ddFile, bytes, false));
+                double[] wr = parallelFile(file, ranks, sizes, hints);
+                pfWrite.add(wr[0]);
+                pfRead.add(wr[1]);
+                System.out.printf("  round %d: dd write %.0f MB/s, read %.0f MB/s; writeAll %.0f MB/s, readAll %.0f MB/s%n",
+                        r + 1, ddWrite.getLast(), ddRead.getLast(), pfWrite.getLast(), pfRead.getLast());
+                Files.deleteIfExists(ddFile);
+                Files.deleteIfExists(file);
+            }
+        } finally {
+            Files.deleteIfExists(ddFile);
+            Files.deleteIfExists(file);
+        }
+        System.out.println();
+        System.out.println("| median of " + repeat + " | dd (raw sequential) MB/s | ParallelFile MB/s | ratio |");
+        System.out.println("|---|---|---|---|");
+        System.out.printf("| write (to disk, fsync) | %.0f | %.0f | %.2f |%n", median(ddWrite), median(pfWrite),
+                median(pfWrite) / median(ddWrite));
+        System.out.printf("| read (page cache dropped) | %.0f | %.0f | %.2f |%n", median(ddRead), median(pfRead),
+                median(pfRead) / median(ddRead));
+    }
+
+    /** One write (timed to durable) and one read (cache dropped) of the array; MB/s of each. */
+    private static double[] parallelFile(Path file, int ranks, int[] sizes, ParallelFile.Hints hints) throws IOException {
+        AtomicLong writeNanos = new AtomicLong();
+        AtomicLong readNanos = new AtomicLong();
+        long bytes = 8L * sizes[0] * sizes[1] * sizes[2];
+        SmpJob.run(ranks, new String[0], Duration.ofMinutes(10), s -> {
+            Subarray b = block(s.rank(), s.size(), sizes);
+            double[] data = new double[Math.toIntExact(b.elementCount())];
+            Arrays.fill(data, s.rank() + 0.5);
+            s.world().barrier();
+            long t0 = System.nanoTime();
+            try (ParallelFile f = ParallelFile.open(s.world(), file, hints, OpenMode.CREATE, OpenMode.WRITE)) {
+                f.setView(0, b);
+                f.writeAll(data);
+                f.sync();
+            }
+            s.world().barrier();
+            if (s.rank() == 0) {
+                writeNanos.set(System.nanoTime() - t0);
+                dropCache(file);
+            }
+            Arrays.fill(data, 0);
+            s.world().barrier();
+            t0 = System.nanoTime();
+            try (ParallelFile f = ParallelFile.open(s.world(), file, hints, OpenMode.READ)) {
+                f.setView(0, b);
+                f.readAll(data);
+            }
+            s.world().barrier();
+            if (s.rank() == 0) {
+                readNanos.set(System.nanoTime() - t0);
+            }
+            if (data[0] != s.rank() + 0.5 || data[data.length - 1] != s.rank() + 0.5) {
+                throw new IllegalStateException("rank " + s.rank() + " read back other values");
+            }
+        });
+        return new double[] {bytes / (writeNanos.get() / 1e3), bytes / (readNanos.get() / 1e3)};
+    }
+
+    static int[] grid(int ranks) {
+        int a = (int) Math.floor(Math.sqrt(ranks));
+        while (ranks % a != 0) {
+            a--;
+        }
+        return new int[] {ranks / a, a, 1};
+    }
+
+    static Subarray block(int rank, int ranks, int[] sizes) {
+        int[] g = grid(ranks);
+        int[] c = {rank / g[1], rank % g[1], 0};
+        int[] sub = new int[3];
+        int[] start = new int[3];
+        for (int d = 0; d < 3; d++) {
+            int base = sizes[d] / g[d];
+            int rem = sizes[d] % g[d];
+            sub[d] = base + (c[d] < rem ? 1 : 0);
+            start[d] = c[d] * base + Math.min(c[d], rem);
+        }
+        return Subarray.of(Datatype.DOUBLE, sizes, sub, start);
+    }
+
+    /** MB/s of dd writing (conv=fdatasync) or reading {@code bytes} in 16 MiB blocks. */
+    static double dd(Path file, long bytes, boolean write) throws IOException, InterruptedException {
+        long blocks = Math.max(1, bytes >> 24);
+        List<String> cmd = write
+                ? List.of("dd", "if=/dev/zero", "of=" + file, "bs=16M", "count=" + blocks, "conv=fdatasync")
+                : List.of("dd", "if=" + file, "of=/dev/null", "bs=16M");
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            throw new IOException("dd failed: " + out);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return (blocks << 24) / seconds / 1e6;
+    }
+
+    /** Drops the file's pages from the page cache (GNU dd: posix_fadvise POSIX_FADV_DONTNEED on the whole file). */
+    static void dropCache(Path file) {
+        try {
+            new ProcessBuilder("dd", "if=" + file, "iflag=nocache", "count=0").redirectErrorStream(true).start()
+                    .waitFor();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException("cannot drop the page cache of " + file + ": " + e);
+        }
+    }
+
+    static String cpu() {
+        try {
+            Process p = new ProcessBuilder("sh", "-c", "lscpu | grep 'Model name' | sed 's/.*: *//'").start();
+            return new String(p.getInputStream().readAllBytes()).trim() + ", " + Runtime.getRuntime().availableProcessors()
+                    + " CPUs";
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    static double median(List<Double> v) {
+        List<Double> s = new ArrayList<>(v);
+        s.sort(null);
+        int m = s.size() / 2;
+        return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
+    }
+
+    static boolean has(String[] args, String flag) {
+        return Arrays.asList(args).contains(flag);
+    }
+
+    static String value(String[] args, String flag, String fallback) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(flag)) {
+                return args[i + 1];
+            }
+        }
+        return fallback;
+    }
+}
