@@ -1,5 +1,8 @@
 package dev.tessera.gpu;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * {@code tessera gpu-info} (and the accelerator part of {@code tessera info}): each
  * backend, available with its devices or unavailable with the reason, and what automatic
@@ -19,18 +22,27 @@ public final class GpuInfo {
     public static String report() {
         StringBuilder out = new StringBuilder("Accelerators (--accel cuda|opencl|cpu[:INDEX], TESSERA_ACCEL; default "
                 + "CUDA > OpenCL > CPU):\n");
+        for (String line : lines()) {
+            out.append("  ").append(line).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** The report's lines without the title and indentation (for {@code tessera info}'s section). */
+    public static List<String> lines() {
+        List<String> lines = new ArrayList<>();
         for (BackendStatus s : Accelerators.probeAll()) {
             if (s.isAvailable()) {
-                out.append(String.format("  %-10s available, %d device(s)%n", s.backend().id(), s.devices().size()));
+                lines.add(String.format("%-10s available, %d device(s)", s.backend().id(), s.devices().size()));
                 for (DeviceInfo d : s.devices()) {
-                    out.append("    ").append(d.describe()).append('\n');
+                    lines.add("  " + d.describe());
                 }
             } else {
-                out.append(String.format("  %-10s NOT available: %s%n", s.backend().id(), s.unavailableReason()));
+                lines.add(String.format("%-10s NOT available: %s", s.backend().id(), s.unavailableReason()));
             }
         }
         Accelerators.Selection sel = Accelerators.choose(AcceleratorSpec.AUTO, 0, 1);
-        out.append("  default    ").append(sel.backend().id()).append(':').append(sel.deviceIndex()).append('\n');
-        return out.toString();
+        lines.add("default    " + sel.backend().id() + ":" + sel.deviceIndex());
+        return lines;
     }
 }
