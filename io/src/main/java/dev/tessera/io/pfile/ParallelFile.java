@@ -55,20 +55,39 @@ import java.util.concurrent.Executors;
  */
 public final class ParallelFile implements AutoCloseable {
 
+    /** When collective calls use two-phase aggregation (ROMIO's romio_cb_write / romio_cb_read). */
+    public enum CollectiveBuffering {
+        /** Two-phase only when the ranks' accesses interleave; a rank whose access is one contiguous range writes it itself. */
+        AUTOMATIC,
+        /** Always two-phase. */
+        ENABLE,
+        /** Never: every rank writes its own pieces (one positional write per piece). */
+        DISABLE
+    }
+
     /**
-     * Tuning of collective I/O, like ROMIO's cb_nodes and cb_buffer_size hints.
+     * Tuning of collective I/O, like ROMIO's cb_nodes, cb_buffer_size and romio_cb_write hints.
      *
      * @param aggregators  ranks that do the file I/O of collective calls (0: the default choice)
      * @param bufferBytes  bytes an aggregator moves per round
+     * @param buffering    when to aggregate
      */
-    public record Hints(int aggregators, long bufferBytes) {
+    public record Hints(int aggregators, long bufferBytes, CollectiveBuffering buffering) {
         public static final Hints DEFAULT = new Hints(0, 16L << 20);
 
         public Hints {
-            if (aggregators < 0 || bufferBytes < 1) {
-                throw new IllegalArgumentException("Hints: aggregators must be >= 0 and bufferBytes >= 1, got "
-                        + aggregators + ", " + bufferBytes);
+            if (aggregators < 0 || bufferBytes < 1 || buffering == null) {
+                throw new IllegalArgumentException("Hints: aggregators must be >= 0, bufferBytes >= 1 and buffering set, got "
+                        + aggregators + ", " + bufferBytes + ", " + buffering);
             }
+        }
+
+        public Hints(int aggregators, long bufferBytes) {
+            this(aggregators, bufferBytes, CollectiveBuffering.AUTOMATIC);
+        }
+
+        public Hints withBuffering(CollectiveBuffering b) {
+            return new Hints(aggregators, bufferBytes, b);
         }
     }
 
@@ -78,6 +97,7 @@ public final class ParallelFile implements AutoCloseable {
     private final FileChannel channel;
     private final int[] aggregators;
     private final long bufferBytes;
+    private final CollectiveBuffering buffering;
     private final ExecutorService ioThread;
     private final ExecutorService collectiveThread;
     private final ExecutorService independentThreads = Executors.newVirtualThreadPerTaskExecutor();
@@ -94,6 +114,7 @@ public final class ParallelFile implements AutoCloseable {
         this.modes = modes;
         this.channel = channel;
         this.bufferBytes = hints.bufferBytes();
+        this.buffering = hints.buffering();
         this.aggregators = chooseAggregators(comm.size(), hints.aggregators());
         this.ioThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("pfile-io").factory());
         this.collectiveThread = comm.threadLevel() == ThreadLevel.MULTIPLE
@@ -324,6 +345,17 @@ public final class ParallelFile implements AutoCloseable {
         if (write) {
             checkNoOverlap(call, starts, lengths);
         }
+        if (buffering == CollectiveBuffering.DISABLE
+                || buffering == CollectiveBuffering.AUTOMATIC && everyAccessIsOneRange(starts, lengths)) {
+            String failure = null;
+            try {
+                transferPieces(view, starts[comm.rank()], data, write);
+            } catch (IOException e) {
+                failure = CollectiveCheck.describe(e);
+            }
+            CollectiveCheck.agree(comm, call, path, failure);
+            return length;
+        }
         TwoPhaseIo io = new TwoPhaseIo(comm, channel, allViews, starts, lengths, aggregators, bufferBytes, ioThread);
         if (write) {
             io.write(data);
@@ -334,6 +366,36 @@ public final class ParallelFile implements AutoCloseable {
         CollectiveCheck.agree(comm, call, path, failure == null ? null
                 : "aggregator I/O failed on " + path + ": " + CollectiveCheck.describe(failure));
         return length;
+    }
+
+    /** True if no rank's access has holes: aggregation would only add copies (ROMIO's automatic choice). */
+    private boolean everyAccessIsOneRange(long[] starts, long[] lengths) {
+        for (int p = 0; p < starts.length; p++) {
+            if (lengths[p] > 0) {
+                long[] b = allViews[p].bounds(starts[p], lengths[p]);
+                if (b[1] - b[0] != lengths[p]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Reads or writes the pieces of this rank's access [start, start + data) of view {@code v} directly. */
+    private void transferPieces(FileView v, long start, MemorySegment data, boolean write) throws IOException {
+        IOException[] failure = {null};
+        v.forEachPiece(start, data.byteSize(), 0, Long.MAX_VALUE, (f, len, b) -> {
+            if (failure[0] == null) {
+                try {
+                    transfer(data.asSlice(b, len), f, write);
+                } catch (IOException e) {
+                    failure[0] = e;
+                }
+            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
+        }
     }
 
     /** Rejects a collective write in which two ranks' accesses share a file byte, before anything is written. */
@@ -406,19 +468,7 @@ public final class ParallelFile implements AutoCloseable {
         long start = offset * v.type().byteSize();
         return new IoRequest(CompletableFuture.supplyAsync(() -> {
             try {
-                IOException[] failure = {null};
-                v.forEachPiece(start, data.byteSize(), 0, Long.MAX_VALUE, (f, len, b) -> {
-                    if (failure[0] == null) {
-                        try {
-                            transfer(data.asSlice(b, len), f, write);
-                        } catch (IOException e) {
-                            failure[0] = e;
-                        }
-                    }
-                });
-                if (failure[0] != null) {
-                    throw failure[0];
-                }
+                transferPieces(v, start, data, write);
                 return data.byteSize();
             } catch (IOException e) {
                 throw new ParallelFileException(path, where(call) + "(" + path + ") at offset " + offset + ": "
@@ -427,13 +477,35 @@ public final class ParallelFile implements AutoCloseable {
         }, independentThreads));
     }
 
+    /**
+     * Moves {@code target}'s bytes to or from the file at {@code position}. Native and
+     * {@code byte[]} segments go straight to the channel; other arrays are staged through
+     * native memory in chunks of at most 8 MiB (the JDK would copy through a temporary
+     * direct buffer anyway, one of unbounded size).
+     */
     private void transfer(MemorySegment target, long position, boolean write) throws IOException {
-        // Only native and byte[] segments can be seen as ByteBuffers: stage other arrays through bytes.
-        boolean direct = target.heapBase().map(base -> base instanceof byte[]).orElse(true);
-        MemorySegment segment = direct ? target : MemorySegment.ofArray(new byte[Math.toIntExact(target.byteSize())]);
-        if (!direct && write) {
-            MemorySegment.copy(target, 0, segment, 0, target.byteSize());
+        if (target.heapBase().map(base -> base instanceof byte[]).orElse(true)) {
+            move(target, position, write);
+            return;
         }
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            long chunk = Math.min(target.byteSize(), 8L << 20);
+            MemorySegment staging = arena.allocate(Math.max(1, chunk), 64);
+            for (long at = 0; at < target.byteSize(); at += chunk) {
+                long n = Math.min(chunk, target.byteSize() - at);
+                MemorySegment part = staging.asSlice(0, n);
+                if (write) {
+                    MemorySegment.copy(target, at, part, 0, n);
+                    move(part, position + at, true);
+                } else {
+                    move(part, position + at, false);
+                    MemorySegment.copy(part, 0, target, at, n);
+                }
+            }
+        }
+    }
+
+    private void move(MemorySegment segment, long position, boolean write) throws IOException {
         ByteBuffer bb = segment.asByteBuffer();
         while (bb.hasRemaining()) {
             int n = write ? channel.write(bb, position + bb.position()) : channel.read(bb, position + bb.position());
@@ -442,9 +514,6 @@ public final class ParallelFile implements AutoCloseable {
                     bb.put((byte) 0);
                 }
             }
-        }
-        if (!direct && !write) {
-            MemorySegment.copy(segment, 0, target, 0, target.byteSize());
         }
     }
 

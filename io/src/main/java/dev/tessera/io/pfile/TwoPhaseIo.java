@@ -53,6 +53,7 @@ final class TwoPhaseIo {
     private volatile IOException failure;
     private Staging sendStaging;
     private Staging recvStaging;
+    private final Staging[] recvStagings = new Staging[2];
 
     /**
      * Packing space for the pieces of one round, reused round after round: one native
@@ -171,7 +172,8 @@ final class TwoPhaseIo {
     void write(MemorySegment local) {
         try (Arena arena = Arena.ofShared()) {
             sendStaging = new Staging(arena);
-            recvStaging = new Staging(arena);
+            recvStagings[0] = new Staging(arena);
+            recvStagings[1] = new Staging(arena);
             MemorySegment[] windows = new MemorySegment[2];
             @SuppressWarnings("unchecked")
             CompletableFuture<Void>[] pending = new CompletableFuture[2];
@@ -197,9 +199,13 @@ final class TwoPhaseIo {
 
     private void writeRound(long r, MemorySegment local, MemorySegment window, CompletableFuture<Void>[] pending, int slot) {
         sendStaging.reset();
+        Staging recvStaging = recvStagings[slot];
         recvStaging.reset();
         List<Request> requests = new ArrayList<>();
         List<Runnable> afterReceive = new ArrayList<>();
+        // Without holes the window is written with one gathering write straight from the
+        // received streams (writev), saving the copy that assembles it in file order.
+        List<Slice> gather = null;
         long extentLo = Long.MAX_VALUE;
         long extentHi = Long.MIN_VALUE;
         long w0 = 0;
@@ -219,6 +225,8 @@ final class TwoPhaseIo {
             }
             if (extentLo < extentHi && covered < extentHi - extentLo) {
                 sieveRead(window, w0, extentLo, extentHi);
+            } else {
+                gather = new ArrayList<>();
             }
             for (int p = 0; p < views.length; p++) {
                 List<long[]> pcs = byRank.get(p);
@@ -227,11 +235,23 @@ final class TwoPhaseIo {
                 }
                 if (pcs.size() == 1) {
                     long[] pc = pcs.getFirst();
-                    requests.add(comm.irecv(bytes(window.asSlice(pc[0] - w0, pc[1])), p, TAG));
+                    MemorySegment into = window.asSlice(pc[0] - w0, pc[1]);
+                    requests.add(comm.irecv(bytes(into), p, TAG));
+                    if (gather != null) {
+                        gather.add(new Slice(pc[0], into));
+                    }
                 } else {
                     MemorySegment staging = recvStaging.take(total(pcs));
                     requests.add(comm.irecv(bytes(staging), p, TAG));
                     long base = w0;
+                    if (gather != null) {
+                        long at = 0;
+                        for (long[] pc : pcs) {
+                            gather.add(new Slice(pc[0], staging.asSlice(at, pc[1])));
+                            at += pc[1];
+                        }
+                        continue;
+                    }
                     afterReceive.add(() -> {
                         long at = 0;
                         for (long[] pc : pcs) {
@@ -250,6 +270,9 @@ final class TwoPhaseIo {
             if (aggregators[a] == me) {
                 for (long[] pc : pcs) {
                     MemorySegment.copy(local, pc[2], window, pc[0] - w0, pc[1]);
+                    if (gather != null) {
+                        gather.add(new Slice(pc[0], window.asSlice(pc[0] - w0, pc[1])));
+                    }
                 }
             } else if (pcs.size() == 1) {
                 long[] pc = pcs.getFirst();
@@ -270,7 +293,43 @@ final class TwoPhaseIo {
             long lo = extentLo;
             long hi = extentHi;
             long base = w0;
-            pending[slot] = CompletableFuture.runAsync(() -> writeFully(window.asSlice(lo - base, hi - lo), lo), ioThread);
+            if (gather != null) {
+                List<Slice> slices = gather;
+                pending[slot] = CompletableFuture.runAsync(() -> writeGathered(slices, lo), ioThread);
+            } else {
+                pending[slot] = CompletableFuture.runAsync(() -> writeFully(window.asSlice(lo - base, hi - lo), lo), ioThread);
+            }
+        }
+    }
+
+    /** A received piece: where it goes in the file and where it lies in memory. */
+    private record Slice(long fileOffset, MemorySegment data) {
+    }
+
+    /** Writes slices that tile [position, ...) without holes, in file order, with gathering writes. */
+    private void writeGathered(List<Slice> slices, long position) {
+        slices.sort(java.util.Comparator.comparingLong(Slice::fileOffset));
+        ByteBuffer[] buffers = new ByteBuffer[slices.size()];
+        for (int i = 0; i < buffers.length; i++) {
+            buffers[i] = slices.get(i).data().asByteBuffer();
+        }
+        try {
+            // Only this thread moves the channel's position (every other access is positional).
+            channel.position(position);
+            int first = 0;
+            while (first < buffers.length) {
+                int end = Math.min(buffers.length, first + 1024);
+                channel.write(buffers, first, end - first);
+                while (first < end && !buffers[first].hasRemaining()) {
+                    first++;
+                }
+            }
+        } catch (IOException e) {
+            synchronized (this) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
         }
     }
 

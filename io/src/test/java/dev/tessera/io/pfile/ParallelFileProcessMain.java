@@ -13,7 +13,7 @@ public final class ParallelFileProcessMain {
         int[] sizes = {7, 5, 6};
         try (Session s = Tessera.init(args)) {
             Subarray b = Blocks.block(s.rank(), s.size(), sizes, Datatype.DOUBLE);
-            try (ParallelFile f = ParallelFile.open(s.world(), file, new ParallelFile.Hints(2, 48),
+            try (ParallelFile f = ParallelFile.open(s.world(), file, new ParallelFile.Hints(2, 48, ParallelFile.CollectiveBuffering.ENABLE),
                     OpenMode.CREATE, OpenMode.WRITE, OpenMode.READ)) {
                 f.setView(0, b);
                 f.writeAll(Blocks.fill(b, 5));

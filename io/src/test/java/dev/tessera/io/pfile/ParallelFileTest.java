@@ -34,7 +34,7 @@ class ParallelFileTest {
     }
 
     /** Hints that force several aggregators and many small rounds, so every path of two-phase I/O runs. */
-    private static final ParallelFile.Hints SMALL_ROUNDS = new ParallelFile.Hints(2, 40);
+    private static final ParallelFile.Hints SMALL_ROUNDS = new ParallelFile.Hints(2, 40, ParallelFile.CollectiveBuffering.ENABLE);
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 3, 4})
@@ -264,5 +264,31 @@ class ParallelFileTest {
             assertEquals(7, lb.get(0));
             assertEquals(8, lb.get(1023));
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ENABLE", "DISABLE", "AUTOMATIC"})
+    @Timeout(60)
+    void bytesBetweenTheRanksBlocksKeepTheirEarlierContent(String buffering) throws Exception {
+        Path file = dir.resolve("holes.raw");
+        byte[] before = new byte[6 * 4];
+        Arrays.fill(before, (byte) 9);
+        Files.write(file, before);
+        ParallelFile.Hints hints = new ParallelFile.Hints(1, 7, ParallelFile.CollectiveBuffering.valueOf(buffering));
+        job(2, s -> {
+            // A 6x4 byte array; rank 0 writes rows 0 and 2 (two views tile), rank 1 row 4; rows 1, 3, 5 are holes.
+            Subarray b = Subarray.of(Datatype.BYTE, new int[] {2, 4}, new int[] {1, 4}, new int[] {0, 0});
+            try (ParallelFile f = ParallelFile.open(s.world(), file, hints, OpenMode.WRITE)) {
+                f.setView(s.rank() == 0 ? 0 : 16, b);
+                byte[] data = new byte[s.rank() == 0 ? 8 : 4];
+                Arrays.fill(data, (byte) (s.rank() + 1));
+                f.writeAll(data);
+            }
+        });
+        byte[] expected = before.clone();
+        Arrays.fill(expected, 0, 4, (byte) 1);
+        Arrays.fill(expected, 8, 12, (byte) 1);
+        Arrays.fill(expected, 16, 20, (byte) 2);
+        assertArrayEquals(expected, Files.readAllBytes(file));
     }
 }

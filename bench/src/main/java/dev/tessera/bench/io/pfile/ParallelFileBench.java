@@ -35,7 +35,8 @@ public final class ParallelFileBench {
 
     public static void main(String[] args) throws Exception {
         boolean quick = has(args, "--quick");
-        int ranks = Integer.parseInt(value(args, "--ranks", "4"));
+        int ranks = Integer.parseInt(value(args, "--ranks", Integer.toString(Runtime.getRuntime().availableProcessors())));
+        boolean slabs = value(args, "--layout", "pencils").equals("slabs");
         Path dir = Path.of(value(args, "--dir", System.getProperty("java.io.tmpdir")));
         long mib = Long.parseLong(value(args, "--mib", quick ? "128" : "1024"));
         int repeat = Integer.parseInt(value(args, "--repeat", quick ? "2" : "3"));
@@ -48,8 +49,8 @@ public final class ParallelFileBench {
         Path file = dir.resolve("tessera-pfile-bench-" + ProcessHandle.current().pid() + ".raw");
         Path ddFile = dir.resolve("tessera-dd-bench-" + ProcessHandle.current().pid() + ".raw");
         ParallelFile.Hints hints = new ParallelFile.Hints(aggregators, bufferMib << 20);
-        System.out.printf("parallel file: %d^3 doubles = %.0f MiB, %d ranks (in-JVM smp), pencils %s, dir %s%n",
-                n, bytes / 1048576.0, ranks, Arrays.toString(grid(ranks)), dir);
+        System.out.printf("parallel file: %d^3 doubles = %.0f MiB, %d ranks (in-JVM smp), %s %s, dir %s, %s%n",
+                n, bytes / 1048576.0, ranks, slabs ? "slabs" : "pencils", Arrays.toString(grid(ranks, slabs)), dir, hints);
         System.out.println("CPU: " + cpu());
 
         List<Double> ddWrite = new ArrayList<>();
@@ -61,7 +62,7 @@ public final class ParallelFileBench {
                 ddWrite.add(dd(ddFile, bytes, true));
                 dropCache(ddFile);
                 ddRead.add(dd(ddFile, bytes, false));
-                double[] wr = parallelFile(file, ranks, sizes, hints);
+                double[] wr = parallelFile(file, ranks, sizes, hints, slabs);
                 pfWrite.add(wr[0]);
                 pfRead.add(wr[1]);
                 System.out.printf("  round %d: dd write %.0f MB/s, read %.0f MB/s; writeAll %.0f MB/s, readAll %.0f MB/s%n",
@@ -83,12 +84,13 @@ public final class ParallelFileBench {
     }
 
     /** One write (timed to durable) and one read (cache dropped) of the array; MB/s of each. */
-    private static double[] parallelFile(Path file, int ranks, int[] sizes, ParallelFile.Hints hints) throws IOException {
+    private static double[] parallelFile(Path file, int ranks, int[] sizes, ParallelFile.Hints hints, boolean slabs)
+            throws IOException {
         AtomicLong writeNanos = new AtomicLong();
         AtomicLong readNanos = new AtomicLong();
         long bytes = 8L * sizes[0] * sizes[1] * sizes[2];
         SmpJob.run(ranks, new String[0], Duration.ofMinutes(10), s -> {
-            Subarray b = block(s.rank(), s.size(), sizes);
+            Subarray b = block(s.rank(), s.size(), sizes, slabs);
             double[] data = new double[Math.toIntExact(b.elementCount())];
             Arrays.fill(data, s.rank() + 0.5);
             s.world().barrier();
@@ -121,16 +123,24 @@ public final class ParallelFileBench {
         return new double[] {bytes / (writeNanos.get() / 1e3), bytes / (readNanos.get() / 1e3)};
     }
 
-    static int[] grid(int ranks) {
+    /**
+     * Process grid: slabs split the first dimension only (each rank's block is one range of
+     * the file); pencils split the first two, the second at least in two, so blocks interleave
+     * row by row in the file (the case collective buffering is for).
+     */
+    static int[] grid(int ranks, boolean slabs) {
+        if (slabs) {
+            return new int[] {ranks, 1, 1};
+        }
         int a = (int) Math.floor(Math.sqrt(ranks));
         while (ranks % a != 0) {
             a--;
         }
-        return new int[] {ranks / a, a, 1};
+        return new int[] {a, ranks / a, 1};
     }
 
-    static Subarray block(int rank, int ranks, int[] sizes) {
-        int[] g = grid(ranks);
+    static Subarray block(int rank, int ranks, int[] sizes, boolean slabs) {
+        int[] g = grid(ranks, slabs);
         int[] c = {rank / g[1], rank % g[1], 0};
         int[] sub = new int[3];
         int[] start = new int[3];
