@@ -19,7 +19,8 @@ import java.util.Objects;
  * ws, qs, square are {@code a[p]}. nxmax is nx rounded up to odd, as in the reference, so
  * that rows of even length do not map to the same cache sets.
  *
- * <p>One step (one ADI iteration) is one team region with three barriers:
+ * <p>One step (one ADI iteration) is one team region of four worksharing loops, each ending
+ * in a barrier:
  * <ol>
  * <li>primitive variables for every point, over the collapsed (k, j) rows;</li>
  * <li>for each interior row (j, k): its right-hand side, then its xi line solve (the row is
