@@ -132,6 +132,8 @@ public final class FtKernel implements NpbKernel {
         private double[] wr;
         private double[] wi;
         private final double[] twiddle;
+        /** Per member: one xy-plane of draws (2 nx ny: real and imaginary parts interleaved). */
+        private final double[][] draws;
 
         Solver(Comm comm, Team team, FtProblem p) {
             this.comm = comm;
@@ -145,7 +147,7 @@ public final class FtKernel implements NpbKernel {
             this.nzl = nz / np;
             this.nyl = ny / np;
             int local = nx * ny * nzl;
-            long bytes = 8L * local * (np == 1 ? 5 : 9) + (1L << 24);
+            long bytes = 8L * local * (np == 1 ? 5 : 9) + 16L * nx * ny * team.size() + (1L << 24);
             long max = Runtime.getRuntime().maxMemory();
             if (bytes > max) {
                 throw new IllegalStateException(String.format(Locale.ROOT,
@@ -162,6 +164,7 @@ public final class FtKernel implements NpbKernel {
             this.wr = new double[local];
             this.wi = new double[local];
             this.twiddle = new double[local];
+            this.draws = new double[team.size()][2 * nx * ny];
         }
 
         /** compute_indexmap and compute_initial_conditions (FT/ft.f): twiddle factors, and u1 into the work array. */
@@ -198,16 +201,14 @@ public final class FtKernel implements NpbKernel {
             }
             // Plane z of the xyz grid is the stretch of the sequence starting 2*nx*ny*z draws after SEED.
             int plane = nx * ny;
-            double[][] draws = new double[team.size()][];
             team.region(ctx -> {
-                double[] buf = draws[ctx.id()] == null ? new double[2 * plane] : draws[ctx.id()];
-                draws[ctx.id()] = buf;
+                double[] buf = draws[ctx.id()];
                 ctx.parallelForRange(0, nzl, Schedule.STATIC, (from, to) -> {
                     for (int zl = from; zl < to; zl++) {
                         long skip = 2L * plane * (me * nzl + zl);
                         double[] x = {SEED};
                         Randlc.randlc(x, Randlc.power(Randlc.A, skip));
-                        Randlc.vranlc(2 * plane, x, Randlc.A, buf, 0);
+                        InterleavedRandlc.fill(2 * plane, x[0], Randlc.A, buf, 0);
                         int base = plane * zl;
                         for (int q = 0; q < plane; q++) {
                             wr[base + q] = buf[2 * q];
