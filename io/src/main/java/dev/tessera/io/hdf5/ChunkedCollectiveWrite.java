@@ -19,12 +19,16 @@ import java.util.TreeMap;
  *       Every rank cuts its block along the chunk grid and sends each piece to the piece's
  *       owner in one all-to-all (ordered by owner, then chunk; receivers recompute the same
  *       order from the exchanged blocks). With chunk-aligned blocks nothing moves.</li>
- *   <li>Owners assemble and compress their chunks, and all ranks exchange the compressed
- *       sizes. Every rank reserves the same total in the file, and a chunk's address is the
+ *   <li>Owners assemble their chunks one at a time (own piece straight from the caller's
+ *       block, the others' from the receive buffer) and compress each at once, keeping only
+ *       the stored bytes; all ranks then exchange the compressed sizes. Every rank reserves the same total in the file, and a chunk's address is the
  *       reservation plus the sizes of the chunks before it in row-major chunk order.</li>
  *   <li>Owners write their chunks at those addresses; rank 0 records the whole index,
  *       written as the dataset's B-tree at close.</li>
  * </ol>
+ *
+ * Memory per rank beyond the caller's block: the pieces it sends and receives (nothing for
+ * chunk-aligned blocks) and the compressed bytes of the chunks it owns until they are written.
  */
 final class ChunkedCollectiveWrite {
 
@@ -41,17 +45,8 @@ final class ChunkedCollectiveWrite {
         int size = type.size();
         long[] chunkShape = store.chunkShape();
 
-        // 1. pieces to owners
-        long sendBytes = myBox.volume() * size;
-        if (sendBytes > Integer.MAX_VALUE - 64) {
-            throw new IllegalArgumentException("a chunked collective write moves at most 2 GiB per rank per call; this"
-                    + " rank's block holds " + sendBytes + " bytes (write a contiguous dataset, or smaller blocks)");
-        }
-        byte[] send = new byte[(int) sendBytes];
-        MemorySegment sendSegment = MemorySegment.ofArray(send);
-        int[] sendCounts = new int[p];
-        int[] sendDispls = new int[p];
-        List<long[]> myChunks = new ArrayList<>(); // {key, origin...}
+        // 1. pieces of chunks other ranks own go to them; pieces this rank owns stay
+        List<long[]> myChunks = new ArrayList<>(); // {key, origin...} of chunks my block touches
         List<Integer> myOwners = new ArrayList<>();
         if (myBox.volume() > 0) {
             store.forEachChunk(myBox, (origin, key) -> {
@@ -62,81 +57,97 @@ final class ChunkedCollectiveWrite {
                 myOwners.add(owner(claims, origin));
             });
         }
+        long sendBytes = 0;
+        for (int i = 0; i < myChunks.size(); i++) {
+            if (myOwners.get(i) != me) {
+                sendBytes += myBox.intersect(new Hyperslab(originOf(myChunks.get(i)), chunkShape)).volume() * size;
+            }
+        }
+        if (sendBytes > Integer.MAX_VALUE - 64) {
+            throw new IllegalArgumentException("a chunked collective write sends at most 2 GiB per rank per call; this"
+                    + " rank would send " + sendBytes + " bytes (align blocks to chunks, or write a contiguous dataset)");
+        }
+        byte[] send = new byte[(int) sendBytes];
+        MemorySegment sendSegment = MemorySegment.ofArray(send);
+        int[] sendCounts = new int[p];
+        int[] sendDispls = new int[p];
         int pos = 0;
         for (int dest = 0; dest < p; dest++) {
             sendDispls[dest] = pos;
-            if (myBox.volume() > 0) {
-                for (int i = 0; i < myChunks.size(); i++) {
-                    if (myOwners.get(i) != dest) {
-                        continue;
-                    }
-                    long[] origin = Arrays.copyOfRange(myChunks.get(i), 1, myChunks.get(i).length);
-                    Hyperslab piece = myBox.intersect(new Hyperslab(origin, chunkShape));
-                    Hyperslab.copy(data, type.hostLayout(), myBox.count(), myBox.offset(),
-                            sendSegment.asSlice(pos), type.fileLayout(), piece.count(), piece.offset(), piece);
-                    pos += (int) (piece.volume() * size);
+            for (int i = 0; i < myChunks.size() && dest != me; i++) {
+                if (myOwners.get(i) != dest) {
+                    continue;
                 }
+                Hyperslab piece = myBox.intersect(new Hyperslab(originOf(myChunks.get(i)), chunkShape));
+                Hyperslab.copy(data, type.hostLayout(), myBox.count(), myBox.offset(),
+                        sendSegment.asSlice(pos), type.fileLayout(), piece.count(), piece.offset(), piece);
+                pos += (int) (piece.volume() * size);
             }
             sendCounts[dest] = pos - sendDispls[dest];
         }
         int[] recvCounts = new int[p];
         int[] recvDispls = new int[p];
-        TreeMap<Long, long[]> owned = new TreeMap<>(); // key -> origin, for chunks this rank owns
-        List<List<Hyperslab>> incoming = new ArrayList<>();
+        TreeMap<Long, List<long[]>> incoming = new TreeMap<>(); // my chunk key -> {source, recv offset}
+        List<Hyperslab> incomingPieces = new ArrayList<>();
         long received = 0;
         for (int s = 0; s < p; s++) {
-            List<Hyperslab> pieces = new ArrayList<>();
+            recvDispls[s] = (int) received;
             Hyperslab box = claims.get(s).box();
-            if (box.volume() > 0) {
+            if (s != me && box.volume() > 0) {
+                long[] at = {received};
                 store.forEachChunk(box, (origin, key) -> {
                     if (owner(claims, origin) == me) {
-                        pieces.add(box.intersect(new Hyperslab(origin, chunkShape)));
-                        owned.put(key, origin);
+                        Hyperslab piece = box.intersect(new Hyperslab(origin, chunkShape));
+                        incoming.computeIfAbsent(key, k -> new ArrayList<>())
+                                .add(new long[] {incomingPieces.size(), at[0]});
+                        incomingPieces.add(piece);
+                        at[0] += piece.volume() * size;
                     }
                 });
+                if (at[0] > Integer.MAX_VALUE - 64) {
+                    throw new IllegalArgumentException("this rank would receive more than 2 GiB of chunk pieces");
+                }
+                recvCounts[s] = (int) (at[0] - received);
+                received = at[0];
             }
-            recvDispls[s] = (int) received;
-            long bytes = 0;
-            for (Hyperslab h : pieces) {
-                bytes += h.volume() * size;
-            }
-            recvCounts[s] = (int) bytes;
-            received += bytes;
-            incoming.add(pieces);
-        }
-        if (received > Integer.MAX_VALUE - 64) {
-            throw new IllegalArgumentException("this rank would receive " + received + " bytes of chunks (at most 2 GiB)");
         }
         byte[] recv = new byte[(int) received];
         comm.alltoallv(Buffer.of(send), sendCounts, sendDispls, Buffer.of(recv), recvCounts, recvDispls);
         send = null;
+        sendSegment = null;
 
-        // 2. assemble, compress, exchange sizes
-        TreeMap<Long, byte[]> chunks = new TreeMap<>();
-        for (var e : owned.entrySet()) {
-            chunks.put(e.getKey(), new byte[store.chunkBytes()]);
-        }
+        // 2. assemble each chunk this rank owns, compress it at once, keep only the stored bytes
         MemorySegment recvSegment = MemorySegment.ofArray(recv);
-        for (int s = 0; s < p; s++) {
-            long at = recvDispls[s];
-            for (Hyperslab piece : incoming.get(s)) {
-                long[] origin = chunkOrigin(piece.offset(), chunkShape);
-                byte[] chunk = chunks.get(keyOf(origin, chunkShape, dataset.shape()));
-                Hyperslab.copy(recvSegment.asSlice(at), type.fileLayout(), piece.count(), piece.offset(),
-                        MemorySegment.ofArray(chunk), type.fileLayout(), chunkShape, origin, piece);
-                at += piece.volume() * size;
+        byte[] raw = new byte[store.chunkBytes()];
+        MemorySegment rawSegment = MemorySegment.ofArray(raw);
+        List<Long> keys = new ArrayList<>();
+        List<byte[]> encoded = new ArrayList<>();
+        for (int i = 0; i < myChunks.size(); i++) {
+            if (myOwners.get(i) != me) {
+                continue;
             }
+            long key = myChunks.get(i)[0];
+            long[] origin = originOf(myChunks.get(i));
+            if (store.inBounds(origin) < store.chunkBytes() / size) {
+                Arrays.fill(raw, (byte) 0); // an edge chunk: zero beyond the dataset's extent
+            }
+            Hyperslab own = myBox.intersect(new Hyperslab(origin, chunkShape));
+            Hyperslab.copy(data, type.hostLayout(), myBox.count(), myBox.offset(), rawSegment, type.fileLayout(),
+                    chunkShape, origin, own);
+            for (long[] in : incoming.getOrDefault(key, List.of())) {
+                Hyperslab piece = incomingPieces.get((int) in[0]);
+                Hyperslab.copy(recvSegment.asSlice(in[1]), type.fileLayout(), piece.count(), piece.offset(),
+                        rawSegment, type.fileLayout(), chunkShape, origin, piece);
+            }
+            byte[] stored = store.encode(raw);
+            keys.add(key);
+            encoded.add(stored == raw ? raw.clone() : stored);
         }
         recv = null;
-        List<Long> keys = new ArrayList<>(chunks.keySet());
-        List<byte[]> encoded = new ArrayList<>(keys.size());
         long[] mine = new long[keys.size() * 2];
         for (int i = 0; i < keys.size(); i++) {
-            byte[] stored = store.encode(chunks.get(keys.get(i)));
-            chunks.put(keys.get(i), null);
-            encoded.add(stored);
             mine[2 * i] = keys.get(i);
-            mine[2 * i + 1] = stored.length;
+            mine[2 * i + 1] = encoded.get(i).length;
         }
         List<long[]> all = comm.allgatherObject(mine);
         TreeMap<Long, long[]> global = new TreeMap<>(); // key -> {size, owner}
@@ -162,8 +173,13 @@ final class ChunkedCollectiveWrite {
         }
         for (int i = 0; i < keys.size(); i++) {
             file.writer().writeAt(addressOf.get(keys.get(i)), ByteBuffer.wrap(encoded.get(i)), dataset.path());
+            encoded.set(i, null);
         }
         dataset.setGatheredChunks(index);
+    }
+
+    private static long[] originOf(long[] keyAndOrigin) {
+        return Arrays.copyOfRange(keyAndOrigin, 1, keyAndOrigin.length);
     }
 
     /** The rank whose block holds {@code point}. */
@@ -177,23 +193,6 @@ final class ChunkedCollectiveWrite {
             }
         }
         throw new IllegalStateException("no rank's block holds " + Arrays.toString(point));
-    }
-
-    private static long[] chunkOrigin(long[] point, long[] chunkShape) {
-        long[] o = new long[point.length];
-        for (int d = 0; d < o.length; d++) {
-            o[d] = point[d] / chunkShape[d] * chunkShape[d];
-        }
-        return o;
-    }
-
-    private static long keyOf(long[] origin, long[] chunkShape, long[] shape) {
-        long key = 0;
-        for (int d = 0; d < origin.length; d++) {
-            long grid = (shape[d] + chunkShape[d] - 1) / chunkShape[d];
-            key = key * grid + origin[d] / chunkShape[d];
-        }
-        return key;
     }
 
     private static long[] originOf(long key, long[] chunkShape, long[] shape) {

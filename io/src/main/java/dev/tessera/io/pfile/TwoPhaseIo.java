@@ -372,20 +372,127 @@ final class TwoPhaseIo {
     /** Collective read into {@code local} (this rank's {@code lengths[me]} bytes). */
     void read(MemorySegment local) {
         try (Arena arena = Arena.ofShared()) {
-            sendStaging = new Staging(arena);
             recvStaging = new Staging(arena);
-            MemorySegment window = null;
+            Staging[] sendStagings = {new Staging(arena), new Staging(arena)};
+            MemorySegment[] windows = new MemorySegment[2];
             if (myAggregator >= 0 && rounds > 0) {
-                window = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
+                for (int i = 0; i < 2; i++) {
+                    windows[i] = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
+                }
             }
+            ReadPlan next = rounds > 0 ? planRead(0, sendStagings[0], windows[0]) : null;
             for (long r = 0; r < rounds; r++) {
-                readRound(r, local, window);
+                ReadPlan current = next;
+                int slot = (int) ((r + 1) & 1);
+                // Prefetch: the next window is read while this round's data travels.
+                next = r + 1 < rounds ? planRead(r + 1, sendStagings[slot], windows[slot]) : null;
+                readRound(r, local, current);
             }
         }
     }
 
-    private void readRound(long r, MemorySegment local, MemorySegment window) {
-        sendStaging.reset();
+    /**
+     * What an aggregator sends in one read round: per rank, the segment its stream is read
+     * into. Without holes the streams are filled straight from the file by one scattering
+     * read (readv) in file order; with holes the covering range is read into the window and
+     * the streams packed from it.
+     */
+    private final class ReadPlan {
+        final List<List<long[]>> byRank = new ArrayList<>();
+        final MemorySegment[] streams = new MemorySegment[views.length];
+        CompletableFuture<Void> loaded = CompletableFuture.completedFuture(null);
+
+        ReadPlan(long r, Staging staging, MemorySegment window) {
+            if (myAggregator < 0) {
+                return;
+            }
+            staging.reset();
+            long w0 = windowStart(myAggregator, r);
+            long w1 = windowEnd(myAggregator, r);
+            long lo = Long.MAX_VALUE;
+            long hi = Long.MIN_VALUE;
+            long covered = 0;
+            for (int p = 0; p < views.length; p++) {
+                List<long[]> pcs = pieces(p, w0, w1);
+                byRank.add(pcs);
+                if (!pcs.isEmpty()) {
+                    lo = Math.min(lo, pcs.getFirst()[0]);
+                    hi = Math.max(hi, pcs.getLast()[0] + pcs.getLast()[1]);
+                    covered += total(pcs);
+                    streams[p] = staging.take(total(pcs));
+                }
+            }
+            if (lo >= hi) {
+                return;
+            }
+            long from = lo;
+            long to = hi;
+            if (covered == hi - lo) {
+                List<Slice> slices = new ArrayList<>();
+                for (int p = 0; p < views.length; p++) {
+                    long at = 0;
+                    for (long[] pc : byRank.get(p)) {
+                        slices.add(new Slice(pc[0], streams[p].asSlice(at, pc[1])));
+                        at += pc[1];
+                    }
+                }
+                loaded = CompletableFuture.runAsync(() -> readScattered(slices, from), ioThread);
+            } else {
+                loaded = CompletableFuture.runAsync(() -> {
+                    sieveRead(window, w0, from, to);
+                    for (int p = 0; p < views.length; p++) {
+                        long at = 0;
+                        for (long[] pc : byRank.get(p)) {
+                            MemorySegment.copy(window, pc[0] - w0, streams[p], at, pc[1]);
+                            at += pc[1];
+                        }
+                    }
+                }, ioThread);
+            }
+        }
+    }
+
+    private ReadPlan planRead(long r, Staging staging, MemorySegment window) {
+        return new ReadPlan(r, staging, window);
+    }
+
+    /** Fills slices that tile [position, ...) without holes, in file order, with scattering reads; zeros past the end. */
+    private void readScattered(List<Slice> slices, long position) {
+        slices.sort(java.util.Comparator.comparingLong(Slice::fileOffset));
+        ByteBuffer[] buffers = new ByteBuffer[slices.size()];
+        for (int i = 0; i < buffers.length; i++) {
+            buffers[i] = slices.get(i).data().asByteBuffer();
+        }
+        try {
+            long at = position;
+            int first = 0;
+            while (first < buffers.length) {
+                int end = Math.min(buffers.length, first + 1024);
+                channel.position(at);
+                long n = channel.read(buffers, first, end - first);
+                if (n < 0) {
+                    for (int i = first; i < buffers.length; i++) {
+                        while (buffers[i].hasRemaining()) {
+                            buffers[i].put((byte) 0);
+                        }
+                    }
+                    return;
+                }
+                at += n;
+                while (first < end && !buffers[first].hasRemaining()) {
+                    first++;
+                }
+            }
+        } catch (IOException e) {
+            synchronized (this) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+        }
+    }
+
+    private void readRound(long r, MemorySegment local, ReadPlan plan) {
         recvStaging.reset();
         List<Request> requests = new ArrayList<>();
         List<Runnable> afterReceive = new ArrayList<>();
@@ -413,42 +520,20 @@ final class TwoPhaseIo {
             }
         }
         if (myAggregator >= 0) {
-            long w0 = windowStart(myAggregator, r);
-            long w1 = windowEnd(myAggregator, r);
-            List<List<long[]>> byRank = new ArrayList<>();
-            long lo = Long.MAX_VALUE;
-            long hi = Long.MIN_VALUE;
+            plan.loaded.join();
             for (int p = 0; p < views.length; p++) {
-                List<long[]> pcs = pieces(p, w0, w1);
-                byRank.add(pcs);
-                if (!pcs.isEmpty()) {
-                    lo = Math.min(lo, pcs.getFirst()[0]);
-                    hi = Math.max(hi, pcs.getLast()[0] + pcs.getLast()[1]);
-                }
-            }
-            if (lo < hi) {
-                sieveRead(window, w0, lo, hi);
-            }
-            for (int p = 0; p < views.length; p++) {
-                List<long[]> pcs = byRank.get(p);
+                List<long[]> pcs = plan.byRank.get(p);
                 if (pcs.isEmpty()) {
                     continue;
                 }
                 if (p == me) {
-                    for (long[] pc : pcs) {
-                        MemorySegment.copy(window, pc[0] - w0, local, pc[2], pc[1]);
-                    }
-                } else if (pcs.size() == 1) {
-                    long[] pc = pcs.getFirst();
-                    requests.add(comm.isend(bytes(window.asSlice(pc[0] - w0, pc[1])), p, TAG));
-                } else {
-                    MemorySegment staging = sendStaging.take(total(pcs));
                     long at = 0;
                     for (long[] pc : pcs) {
-                        MemorySegment.copy(window, pc[0] - w0, staging, at, pc[1]);
+                        MemorySegment.copy(plan.streams[p], at, local, pc[2], pc[1]);
                         at += pc[1];
                     }
-                    requests.add(comm.isend(bytes(staging), p, TAG));
+                } else {
+                    requests.add(comm.isend(bytes(plan.streams[p]), p, TAG));
                 }
             }
         }
