@@ -291,4 +291,29 @@ class ParallelFileTest {
         Arrays.fill(expected, 16, 20, (byte) 2);
         assertArrayEquals(expected, Files.readAllBytes(file));
     }
+
+    @Test
+    @Timeout(60)
+    void atThreadLevelMultipleNonblockingCollectivesRunBehindTheCallerAndKeepTheirOrder() throws Exception {
+        Path file = dir.resolve("multiple.raw");
+        SmpJob.run(3, new String[] {"--thread-level", "MULTIPLE"}, JOB, s -> {
+            Subarray b = Blocks.block(s.rank(), s.size(), SIZES, Datatype.DOUBLE);
+            try (ParallelFile f = ParallelFile.open(s.world(), file, SMALL_ROUNDS, OpenMode.CREATE, OpenMode.WRITE, OpenMode.READ)) {
+                f.setView(0, b);
+                IoRequest first = f.iwriteAll(Blocks.fill(b, 2));
+                IoRequest second = f.iwriteAll(Blocks.fill(b, 4)); // the second tile of the view, after the first
+                double[] back = new double[(int) b.elementCount()];
+                f.seek(0);
+                IoRequest read = f.ireadAll(back);
+                assertEquals(b.dataBytes(), second.await());
+                assertEquals(b.dataBytes(), first.await());
+                assertEquals(b.dataBytes(), read.await());
+                assertArrayEquals(Blocks.fill(b, 2), back);
+            }
+        });
+        byte[] all = Files.readAllBytes(file);
+        byte[] one = Blocks.expectedFile(SIZES, 2);
+        assertArrayEquals(one, Arrays.copyOfRange(all, 0, one.length));
+        assertArrayEquals(Blocks.expectedFile(SIZES, 4), Arrays.copyOfRange(all, one.length, all.length));
+    }
 }
