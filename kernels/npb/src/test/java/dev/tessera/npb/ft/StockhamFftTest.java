@@ -36,22 +36,22 @@ class StockhamFftTest {
         Random random = new Random(n * 31L + lanes);
         double[][] lineRe = new double[lanes][n];
         double[][] lineIm = new double[lanes][n];
-        double[] re = new double[n * lanes];
-        double[] im = new double[n * lanes];
+        double[][] re = new double[n][lanes];
+        double[][] im = new double[n][lanes];
         for (int j = 0; j < lanes; j++) {
             for (int t = 0; t < n; t++) {
                 lineRe[j][t] = random.nextDouble() - 0.5;
                 lineIm[j][t] = random.nextDouble() - 0.5;
-                re[t * lanes + j] = lineRe[j][t];
-                im[t * lanes + j] = lineIm[j][t];
+                re[t][j] = lineRe[j][t];
+                im[t][j] = lineIm[j][t];
             }
         }
-        fft.transform(direction, lanes, re, im, new double[n * lanes], new double[n * lanes]);
+        fft.transform(direction, lanes, re, im, new double[n][lanes], new double[n][lanes]);
         for (int j = 0; j < lanes; j++) {
             double[][] expected = naiveDft(lineRe[j], lineIm[j], direction);
             for (int q = 0; q < n; q++) {
-                assertEquals(expected[0][q], re[q * lanes + j], 1e-11 * n, "re, lane " + j + ", q " + q);
-                assertEquals(expected[1][q], im[q * lanes + j], 1e-11 * n, "im, lane " + j + ", q " + q);
+                assertEquals(expected[0][q], re[q][j], 1e-11 * n, "re, lane " + j + ", q " + q);
+                assertEquals(expected[1][q], im[q][j], 1e-11 * n, "im, lane " + j + ", q " + q);
             }
         }
     }
@@ -60,24 +60,28 @@ class StockhamFftTest {
     @Timeout(10)
     void forwardThenInverseScaledByNIsTheIdentity() {
         int n = 64;
-        int lanes = StockhamFft.LANES;
+        int lanes = 16;
         StockhamFft fft = new StockhamFft(n);
         Random random = new Random(7);
-        double[] re = new double[n * lanes];
-        double[] im = new double[n * lanes];
-        for (int i = 0; i < re.length; i++) {
-            re[i] = random.nextDouble();
-            im[i] = random.nextDouble();
+        double[][] re = new double[n][lanes];
+        double[][] im = new double[n][lanes];
+        double[][] re0 = new double[n][lanes];
+        double[][] im0 = new double[n][lanes];
+        for (int t = 0; t < n; t++) {
+            for (int j = 0; j < lanes; j++) {
+                re[t][j] = re0[t][j] = random.nextDouble();
+                im[t][j] = im0[t][j] = random.nextDouble();
+            }
         }
-        double[] re0 = re.clone();
-        double[] im0 = im.clone();
-        double[] sr = new double[n * lanes];
-        double[] si = new double[n * lanes];
-        fft.transform(1, re, im, sr, si);
-        fft.transform(-1, re, im, sr, si);
-        for (int i = 0; i < re.length; i++) {
-            assertEquals(re0[i], re[i] / n, 1e-13);
-            assertEquals(im0[i], im[i] / n, 1e-13);
+        double[][] sr = new double[n][lanes];
+        double[][] si = new double[n][lanes];
+        fft.transform(1, lanes, re, im, sr, si);
+        fft.transform(-1, lanes, re, im, sr, si);
+        for (int t = 0; t < n; t++) {
+            for (int j = 0; j < lanes; j++) {
+                assertEquals(re0[t][j], re[t][j] / n, 1e-13);
+                assertEquals(im0[t][j], im[t][j] / n, 1e-13);
+            }
         }
     }
 
