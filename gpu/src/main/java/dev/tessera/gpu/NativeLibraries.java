@@ -40,6 +40,7 @@ public final class NativeLibraries {
     }
 
     /** The first of {@code names} the dynamic loader can open, or null if none. */
+    @SuppressWarnings("restricted") // probing is why native access is enabled; a refusal reads as "not loadable"
     public static String firstLoadable(String... names) {
         for (String n : names) {
             try (Arena arena = Arena.ofConfined()) {
@@ -62,6 +63,7 @@ public final class NativeLibraries {
     }
 
     /** As {@link #preExtract(String, String)} into {@code dir}. */
+    @SuppressWarnings("try") // the file lock is held for the block, never read
     public static void preExtract(String resource, Path dir, String fileName) {
         byte[] bytes;
         try (InputStream in = NativeLibraries.class.getResourceAsStream(resource)) {

@@ -2,12 +2,17 @@ package dev.tessera.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -110,6 +115,35 @@ class BuffersAndQueuesTest {
                 assertEquals(3.0, out[i]);
             }
             assertEquals(3.0, out[n - 1]);
+        }
+    }
+
+    @Test
+    void cpuQueuesRunLargeWorkAsynchronouslyAndInOrder() throws Exception {
+        try (Accelerator acc = TestBackends.openOrSkip(Backend.CPU);
+             Arena arena = Arena.ofShared()) {
+            CountDownLatch release = new CountDownLatch(1);
+            List<String> order = new CopyOnWriteArrayList<>();
+            Program p = acc.compile(KernelSource.of("blocking.cl", "")
+                    .withCpu("wait_for_release", l -> {
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        order.add("kernel");
+                    }));
+            Queue q = acc.createQueue();
+            DeviceBuffer b = acc.allocate(ElementType.DOUBLE, 8);
+            // A launch large enough not to run inline: it must return while its body is still blocked.
+            Event launched = q.launch(p.kernel("wait_for_release"), WorkSize.of(1 << 20));
+            Event copied = q.writeAsync(arena.allocate(8 * Double.BYTES), b, 0);
+            assertFalse(launched.isComplete());
+            order.add("host");
+            release.countDown();
+            launched.await();
+            copied.await();
+            assertEquals(List.of("host", "kernel"), order);
         }
     }
 

@@ -4,7 +4,7 @@ import dev.tessera.gpu.AcceleratorException;
 import dev.tessera.gpu.Backend;
 import dev.tessera.gpu.Event;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 
 /** Completion of a command of a {@link CpuQueue}: a future completed by the queue's thread. */
 final class CpuEvent extends Event {
@@ -14,8 +14,11 @@ final class CpuEvent extends Event {
     @Override
     public void await() {
         try {
-            done.join();
-        } catch (CompletionException e) {
+            done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AcceleratorException(Backend.CPU, "interrupted while waiting for a command");
+        } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof RuntimeException r) {
                 throw r;
