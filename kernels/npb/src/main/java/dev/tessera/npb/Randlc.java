@@ -66,6 +66,49 @@ public final class Randlc {
     }
 
     /**
+     * The next seed a * x mod 2^46 (what {@link #randlc} stores into its seed), for code
+     * that keeps the seed in a local variable: {@code randlc(x, a) == multiply(x[0], a) * 2^-46}.
+     */
+    public static double multiply(double x, double a) {
+        double t1 = R23 * a;
+        double a1 = (int) t1;
+        double a2 = a - T23 * a1;
+        t1 = R23 * x;
+        double x1 = (int) t1;
+        double x2 = x - T23 * x1;
+        t1 = a1 * x2 + a2 * x1;
+        double t2 = (int) (R23 * t1);
+        double z = t1 - T23 * t2;
+        double t3 = T23 * z + a2 * x2;
+        double t4 = (int) (R46 * t3);
+        return t3 - T46 * t4;
+    }
+
+    /**
+     * {@link #vranlc(int, double[], double, double[], int)} on a seed held in a local
+     * variable: fills {@code y[offset .. offset+n)} and returns the advanced seed.
+     */
+    public static double vranlc(int n, double seed, double a, double[] y, int offset) {
+        double t1 = R23 * a;
+        double a1 = (int) t1;
+        double a2 = a - T23 * a1;
+        double x = seed;
+        for (int i = 0; i < n; i++) {
+            t1 = R23 * x;
+            double x1 = (int) t1;
+            double x2 = x - T23 * x1;
+            t1 = a1 * x2 + a2 * x1;
+            double t2 = (int) (R23 * t1);
+            double z = t1 - T23 * t2;
+            double t3 = T23 * z + a2 * x2;
+            double t4 = (int) (R46 * t3);
+            x = t3 - T46 * t4;
+            y[offset + i] = R46 * x;
+        }
+        return x;
+    }
+
+    /**
      * a^k mod 2^46 computed by repeated squaring with {@link #randlc}: the multiplier that
      * jumps the sequence k steps ahead (how the kernels give every rank its own stretch).
      */

@@ -139,7 +139,7 @@ public final class MgKernel implements NpbKernel {
                 r[k] = new double[level[k].length()];
             }
             this.v = new double[level[lt].length()];
-            this.ops = new MgOperators(team, level[lt].m1);
+            this.ops = new MgOperators(team);
         }
 
         /** zero3(u) and zran3(v) on the finest level. */

@@ -1,0 +1,129 @@
+package dev.tessera.npb.cg;
+
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Op;
+import dev.tessera.npb.ClassLetter;
+import dev.tessera.npb.KernelResult;
+import dev.tessera.npb.MemoryFootprint;
+import dev.tessera.npb.NpbKernel;
+import dev.tessera.npb.Progress;
+import dev.tessera.npb.Randlc;
+import dev.tessera.task.Team;
+import java.util.Locale;
+
+/**
+ * CG: estimates the smallest eigenvalue of a large sparse symmetric positive definite
+ * matrix by inverse power iteration, each step solving A z = x with 25 iterations of the
+ * conjugate gradient method; zeta = shift + 1 / (x . z) is compared with the reference's.
+ *
+ * <p>Distribution as NPB3.4-MPI CG/cg.f: the matrix is cut in blocks over a 2D grid of
+ * processes ({@link CgGrid}); vectors are distributed by column blocks; the product's
+ * partial row sums are combined by recursive halving within each process row and moved to
+ * the column distribution by one exchange with the transpose process; scalar products are
+ * summed by the same butterfly. np must be a power of two. Inside a process the solver
+ * ({@link CgSolver}) spreads rows and vector elements over the team's members.
+ *
+ * <p>Verification: |zeta - zeta_ref| / zeta_ref <= 1e-10. Operation count (cg.f):
+ * 2 niter na (3 + nonzer (nonzer+1) + 25 (5 + nonzer (nonzer+1)) + 3).
+ */
+public final class CgKernel implements NpbKernel, MemoryFootprint {
+
+    /** The classes, in the order of the arrays below. */
+    static final String CLASSES = ClassLetter.IMPLEMENTED;
+    /** na, nonzer, niter, shift per class (sys/setparams.c: write_cg_info). */
+    static final int[] NA = {1400, 7000, 14000, 75000, 150000};
+    static final int[] NONZER = {7, 8, 11, 13, 15};
+    static final int[] NITER = {15, 15, 15, 75, 75};
+    static final double[] SHIFT = {10.0, 12.0, 20.0, 60.0, 110.0};
+    /** Condition number bound (rcond, sys/setparams.c: write_cg_info). */
+    static final double RCOND = 0.1;
+    /** Reference zeta per class (cg.f: zeta_verify_value). */
+    static final double[] ZETA_REFERENCE = {8.5971775078648, 10.362595087124, 17.130235054029, 22.712745482631,
+        28.973605592845};
+    /** Relative tolerance of the verification (epsilon, cg.f). */
+    static final double EPSILON = 1.0e-10;
+    /** Generator seed and multiplier (tran, amult; cg.f). */
+    static final double TRAN = 314159265.0;
+    static final double AMULT = 1220703125.0;
+
+    public CgKernel() {
+    }
+
+    @Override
+    public String name() {
+        return "CG";
+    }
+
+    @Override
+    public void check(char problemClass, int ranks) {
+        int c = ClassLetter.require("CG", problemClass, CLASSES);
+        if (!CgGrid.allowed(ranks)) {
+            throw new IllegalArgumentException("CG: the number of processes must be a power of two (NPB3.4-MPI CG/cg.f "
+                    + "setup_proc_info), got " + ranks);
+        }
+        int npcols = CgGrid.colsFor(ranks);
+        if (NA[c] / npcols < 2) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "CG class %c: np = %d gives %d process columns for %d matrix columns; use fewer processes",
+                    problemClass, ranks, npcols, NA[c]));
+        }
+        long nz = CgMatrix.nonzeroCapacity(NA[c], NONZER[c], ranks, npcols);
+        if (nz > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "CG class %c: %d nonzeros per process exceed a Java array; use more processes", problemClass, nz));
+        }
+    }
+
+    @Override
+    public long heapBytesPerRank(char problemClass, int ranks, int threads) {
+        int c = ClassLetter.require("CG", problemClass, CLASSES);
+        int npcols = CgGrid.colsFor(ranks);
+        long nz = CgMatrix.nonzeroCapacity(NA[c], NONZER[c], ranks, npcols);
+        long naa = NA[c] / CgGrid.rowsFor(ranks);
+        // makea's peak: row, column and value triples plus the compressed arrays (4 + 4 + 8 + 8 + 4 bytes per
+        // element) and the trimmed copy of the latter; then six vectors and the workspaces of n.
+        return nz * 40 + 6 * (naa + 2) * Double.BYTES + (long) NA[c] * 24 + (4L << 20);
+    }
+
+    @Override
+    public KernelResult run(Comm world, Team team, char problemClass) {
+        check(problemClass, world.size());
+        int c = ClassLetter.require("CG", problemClass, CLASSES);
+        int na = NA[c];
+        int nonzer = NONZER[c];
+        int niter = NITER[c];
+        double shift = SHIFT[c];
+        CgGrid grid = new CgGrid(world.rank(), world.size(), na);
+
+        // The generator's first draw is discarded (cg.f: zeta = randlc(tran, amult)).
+        double tran = Randlc.multiply(TRAN, AMULT);
+        CgMatrix matrix = CgMatrix.generate(na, nonzer, RCOND, shift, grid, tran);
+        CgSolver solver = new CgSolver(world, team, grid, matrix, na / grid.nprows);
+
+        // One untimed iteration to bring in every page, then start again from x = (1, ..., 1).
+        solver.resetX();
+        solver.iterate(shift);
+        solver.resetX();
+
+        world.barrier();
+        long start = System.nanoTime();
+        Progress.start();
+        double zeta = 0;
+        double rnorm = 0;
+        for (int it = 1; it <= niter; it++) {
+            zeta = solver.iterate(shift);
+            rnorm = solver.rnorm();
+            Progress.iteration(it, niter);
+        }
+        double seconds = world.allreduce((System.nanoTime() - start) * 1e-9, Op.MAX);
+
+        double err = Math.abs(zeta - ZETA_REFERENCE[c]) / ZETA_REFERENCE[c];
+        boolean verified = !Double.isNaN(err) && err <= EPSILON;
+        double nnz = nonzer * (nonzer + 1.0);
+        double mops = seconds != 0 ? 1.0e-6 * 2 * niter * (double) na * (3.0 + nnz + 25.0 * (5.0 + nnz) + 3.0) / seconds : 0;
+        String detail = String.format(Locale.ROOT, " Zeta is     %20.13e (reference %20.13e, error %.3e, tolerance %.0e)%n"
+                + " ||r|| of the last iteration %20.14e", zeta, ZETA_REFERENCE[c], err, EPSILON, rnorm);
+        return new KernelResult("CG", problemClass, Integer.toString(na), niter, seconds, mops,
+                "          floating point", verified, detail);
+    }
+}

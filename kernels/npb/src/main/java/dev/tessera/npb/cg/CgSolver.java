@@ -1,0 +1,353 @@
+package dev.tessera.npb.cg;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Request;
+import dev.tessera.task.Team;
+import dev.tessera.task.TeamContext;
+import java.util.Arrays;
+
+/**
+ * One process's share of CG's inverse power iteration: the conjugate gradient solve
+ * (NPB3.4-MPI CG/cg.f: conj_grad) and the normalisation that follows it in the main loop,
+ * as one parallel region of the process's team.
+ *
+ * <p>Vectors are 0-based and hold {@code naa + 2} elements as in the reference; the
+ * process's columns are elements 0 .. cols-1, its rows 0 .. rows-1. Each member owns a
+ * contiguous block of rows for the matrix-vector product and a contiguous block of columns
+ * for the vector operations (the same blocks throughout, so a member mostly reads what it
+ * wrote). A dot product is a member-order sum of the members' partial sums, then a
+ * butterfly over the process row ({@link CgGrid#reduceExchProc}); the row reduction and
+ * transpose exchange of a product move whole vector pieces. Only member 0 (the process's
+ * own thread, as FUNNELED requires) communicates; the other members wait at the barrier
+ * that follows. Barriers separate every write of a vector from reads of it by other
+ * members: after the update of p (the product reads all of p), after a product (the
+ * exchange reads all of w), after an exchange, and inside every reduction.
+ */
+final class CgSolver {
+
+    private static final int CGITMAX = 25;
+    /** Doubles between two members' partial sums: one cache line each. */
+    private static final int PAD = 8;
+
+    private final Comm world;
+    private final Team team;
+    private final CgGrid grid;
+    private final double[] a;
+    private final int[] colidx;
+    private final int[] rowstr;
+    private final int naa;
+    private final int rows;
+    private final int cols;
+    private final double[] x;
+    private final double[] z;
+    private final double[] p;
+    private final double[] q;
+    private final double[] r;
+    private final double[] w;
+
+    private final double[] partials;
+    /** Results of the last reduction, written by member 0 before a barrier, read by all after it. */
+    private final double[] shared = new double[2];
+    private final double[] sendScalars = new double[2];
+    private final double[] recvScalars = new double[2];
+    private final Buffer sendOne;
+    private final Buffer recvOne;
+    private final Buffer sendTwo;
+    private final Buffer recvTwo;
+    private final Buffer[] reduceSendW;
+    private final Buffer[] reduceRecvQ;
+    private final Buffer[] reduceRecvR;
+    private final Buffer exchangeSendW;
+    private final Buffer exchangeRecvQ;
+    private final Buffer exchangeRecvR;
+    private double rnorm;
+    /** Barriers each member passed in the current region (see {@link #evenOut}). */
+    private final int[] barriersPassed;
+
+    CgSolver(Comm world, Team team, CgGrid grid, CgMatrix matrix, int naa) {
+        this.world = world;
+        this.team = team;
+        this.grid = grid;
+        this.a = matrix.a;
+        this.colidx = matrix.colidx;
+        this.rowstr = matrix.rowstr;
+        this.naa = naa;
+        this.rows = grid.rows();
+        this.cols = grid.cols();
+        int length = Math.max(naa, Math.max(rows, cols)) + 2;
+        x = new double[length];
+        z = new double[length];
+        p = new double[length];
+        q = new double[length];
+        r = new double[length];
+        w = new double[length];
+        partials = new double[team.size() * PAD * 2];
+        barriersPassed = new int[team.size() * PAD];
+        sendOne = Buffer.of(sendScalars, 0, 1);
+        recvOne = Buffer.of(recvScalars, 0, 1);
+        sendTwo = Buffer.of(sendScalars, 0, 2);
+        recvTwo = Buffer.of(recvScalars, 0, 2);
+        int l2 = grid.l2npcols;
+        reduceSendW = new Buffer[l2];
+        reduceRecvQ = new Buffer[l2];
+        reduceRecvR = new Buffer[l2];
+        for (int i = 0; i < l2; i++) {
+            reduceSendW[i] = Buffer.of(w, grid.reduceSendStarts[i] - 1, grid.reduceSendLengths[i]);
+            reduceRecvQ[i] = Buffer.of(q, grid.reduceRecvStarts[i] - 1, grid.reduceRecvLengths[i]);
+            reduceRecvR[i] = Buffer.of(r, grid.reduceRecvStarts[i] - 1, grid.reduceRecvLengths[i]);
+        }
+        exchangeSendW = Buffer.of(w, grid.sendStart - 1, grid.sendLen);
+        exchangeRecvQ = Buffer.of(q, 0, grid.exchRecvLength);
+        exchangeRecvR = Buffer.of(r, 0, grid.exchRecvLength);
+    }
+
+    /** x = (1, ..., 1), the start of the power iteration. */
+    void resetX() {
+        Arrays.fill(x, 0, naa + 1, 1.0);
+    }
+
+    /** ||x - A z|| of the last solve. */
+    double rnorm() {
+        return rnorm;
+    }
+
+    /**
+     * One step of the inverse power method: z = A^-1 x by 25 CG iterations, zeta = shift +
+     * 1 / (x . z), x = z / ||z||. Returns zeta (the same on every process).
+     */
+    double iterate(double shift) {
+        team.region(ctx -> step(ctx, ctx.id(), ctx.size()));
+        rnorm = Math.sqrt(shared[1]);
+        return shift + 1.0 / shared[0];
+    }
+
+    private static int block(int n, int id, int members) {
+        return (int) ((long) n * id / members);
+    }
+
+    private void step(TeamContext ctx, int id, int members) {
+        int c0 = block(cols, id, members);
+        int c1 = block(cols, id + 1, members);
+        int r0 = block(rows, id, members);
+        int r1 = block(rows, id + 1, members);
+        int all = naa + 1;
+        int v0 = block(all, id, members);
+        int v1 = block(all, id + 1, members);
+        int wide = Math.max(rows, cols);
+        int w0 = block(wide, id, members);
+        int w1 = block(wide, id + 1, members);
+        double[] x = this.x;
+        double[] z = this.z;
+        double[] p = this.p;
+        double[] q = this.q;
+        double[] r = this.r;
+        double[] w = this.w;
+
+        // conj_grad: q = z = w = 0, r = p = x; rho = r.r (r = x, read from x to need no barrier here).
+        for (int j = v0; j < v1; j++) {
+            q[j] = 0.0;
+            z[j] = 0.0;
+            double xj = x[j];
+            r[j] = xj;
+            p[j] = xj;
+            w[j] = 0.0;
+        }
+        double sum = 0.0;
+        for (int j = c0; j < c1; j++) {
+            sum += x[j] * x[j];
+        }
+        double rho = allSum(ctx, id, members, sum);
+
+        for (int cgit = 1; cgit <= CGITMAX; cgit++) {
+            // q = A.p: local product into w, then row reduction and transpose into q.
+            multiply(p, w, r0, r1);
+            exchange(ctx, id, members, q, reduceRecvQ, exchangeRecvQ, c0, c1);
+
+            sum = 0.0;
+            for (int j = w0; j < w1; j++) {
+                w[j] = 0.0;
+            }
+            for (int j = c0; j < c1; j++) {
+                sum += p[j] * q[j];
+            }
+            double d = allSum(ctx, id, members, sum);
+            double alpha = rho / d;
+            double rho0 = rho;
+
+            sum = 0.0;
+            for (int j = c0; j < c1; j++) {
+                z[j] += alpha * p[j];
+                double rj = r[j] - alpha * q[j];
+                r[j] = rj;
+                sum += rj * rj;
+            }
+            rho = allSum(ctx, id, members, sum);
+            double beta = rho / rho0;
+
+            for (int j = c0; j < c1; j++) {
+                p[j] = r[j] + beta * p[j];
+            }
+            barrier(ctx, members);
+        }
+
+        // ||r|| = ||x - A.z||: r = A.z by the same product and exchanges.
+        multiply(z, w, r0, r1);
+        exchange(ctx, id, members, r, reduceRecvR, exchangeRecvR, c0, c1);
+        sum = 0.0;
+        for (int j = c0; j < c1; j++) {
+            double d = x[j] - r[j];
+            sum += d * d;
+        }
+        double residual = allSum(ctx, id, members, sum);
+
+        // Main loop of cg.f: (x.z, z.z) summed over the process row, then x = z / ||z||.
+        double xz = 0.0;
+        double zz = 0.0;
+        for (int j = c0; j < c1; j++) {
+            xz += x[j] * z[j];
+            zz += z[j] * z[j];
+        }
+        allSum2(ctx, id, members, xz, zz);
+        double norm = 1.0 / Math.sqrt(shared[1]);
+        double xzTotal = shared[0];
+        for (int j = c0; j < c1; j++) {
+            x[j] = norm * z[j];
+        }
+        barrier(ctx, members);
+        if (id == 0) {
+            shared[0] = xzTotal;
+            shared[1] = residual;
+        }
+        evenOut(ctx, members);
+    }
+
+    /** out[j] = sum over row j of a(j, k) v(k), rows [from, to). */
+    private void multiply(double[] v, double[] out, int from, int to) {
+        int[] rowstr = this.rowstr;
+        double[] a = this.a;
+        int[] colidx = this.colidx;
+        for (int j = from; j < to; j++) {
+            double sum = 0.0;
+            int end = rowstr[j + 1];
+            for (int k = rowstr[j]; k < end; k++) {
+                sum += a[k] * v[colidx[k]];
+            }
+            out[j] = sum;
+        }
+    }
+
+    /**
+     * After a product into w: sums w across the process row and moves it to the column
+     * distribution in {@code target} (member 0, through the network), or with one process
+     * column copies it (every member its block). Barriers before and after.
+     */
+    private void exchange(TeamContext ctx, int id, int members, double[] target, Buffer[] reduceRecv,
+            Buffer exchangeRecv, int c0, int c1) {
+        if (grid.l2npcols == 0) {
+            // One process column: rows and columns coincide, so the member that computed w[c0, c1)
+            // copies it and is also the only one to read it next; no barrier needed.
+            System.arraycopy(w, c0, target, c0, c1 - c0);
+            return;
+        }
+        barrier(ctx, members);
+        if (id == 0) {
+            double[] w = this.w;
+            for (int i = grid.l2npcols - 1; i >= 0; i--) {
+                int partner = grid.reduceExchProc[i];
+                Request request = world.irecv(reduceRecv[i], partner, i + 1);
+                world.send(reduceSendW[i], partner, i + 1);
+                request.await();
+                int from = grid.sendStart - 1;
+                int to = from + grid.reduceRecvLengths[i];
+                for (int j = from; j < to; j++) {
+                    w[j] += target[j];
+                }
+            }
+            Request request = world.irecv(exchangeRecv, grid.exchProc, 1);
+            world.send(exchangeSendW, grid.exchProc, 1);
+            request.await();
+        }
+        barrier(ctx, members);
+    }
+
+    private void barrier(TeamContext ctx, int members) {
+        if (members > 1) {
+            ctx.barrier();
+            barriersPassed[ctx.id() * PAD]++;
+        }
+    }
+
+    /**
+     * Ends a region after an even number of barriers. Team's barrier keeps its shared sense
+     * from one region to the next while every member's own sense restarts at false, so a
+     * region that passed an odd number of barriers leaves the next region's first barrier
+     * open (or hangs it); reported to the framework, worked around here.
+     */
+    private void evenOut(TeamContext ctx, int members) {
+        if ((barriersPassed[ctx.id() * PAD] & 1) == 1) {
+            barrier(ctx, members);
+        }
+        barriersPassed[ctx.id() * PAD] = 0;
+    }
+
+    /** The sum of every member's {@code value} over this process row, on every member. */
+    private double allSum(TeamContext ctx, int id, int members, double value) {
+        if (members == 1) {
+            return rowSum(value);
+        }
+        partials[id * PAD] = value;
+        barrier(ctx, members);
+        if (id == 0) {
+            double s = 0.0;
+            for (int m = 0; m < members; m++) {
+                s += partials[m * PAD];
+            }
+            shared[0] = rowSum(s);
+        }
+        barrier(ctx, members);
+        return shared[0];
+    }
+
+    /** Two sums at once into shared[0], shared[1] (the main loop's x.z and z.z). */
+    private void allSum2(TeamContext ctx, int id, int members, double first, double second) {
+        partials[id * PAD] = first;
+        partials[id * PAD + 1] = second;
+        barrier(ctx, members);
+        if (id == 0) {
+            double s1 = 0.0;
+            double s2 = 0.0;
+            for (int m = 0; m < members; m++) {
+                s1 += partials[m * PAD];
+                s2 += partials[m * PAD + 1];
+            }
+            for (int i = 0; i < grid.l2npcols; i++) {
+                int partner = grid.reduceExchProc[i];
+                sendScalars[0] = s1;
+                sendScalars[1] = s2;
+                Request request = world.irecv(recvTwo, partner, i + 1);
+                world.send(sendTwo, partner, i + 1);
+                request.await();
+                s1 += recvScalars[0];
+                s2 += recvScalars[1];
+            }
+            shared[0] = s1;
+            shared[1] = s2;
+        }
+        barrier(ctx, members);
+    }
+
+    /** Butterfly sum over the process row (member 0 only). */
+    private double rowSum(double value) {
+        double s = value;
+        for (int i = 0; i < grid.l2npcols; i++) {
+            int partner = grid.reduceExchProc[i];
+            sendScalars[0] = s;
+            Request request = world.irecv(recvOne, partner, i + 1);
+            world.send(sendOne, partner, i + 1);
+            request.await();
+            s += recvScalars[0];
+        }
+        return s;
+    }
+}

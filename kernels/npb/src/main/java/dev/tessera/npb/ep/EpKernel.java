@@ -1,0 +1,217 @@
+package dev.tessera.npb.ep;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Op;
+import dev.tessera.npb.ClassLetter;
+import dev.tessera.npb.KernelResult;
+import dev.tessera.npb.MemoryFootprint;
+import dev.tessera.npb.NpbKernel;
+import dev.tessera.npb.Progress;
+import dev.tessera.npb.Randlc;
+import dev.tessera.task.Team;
+import java.util.Locale;
+
+/**
+ * EP, the "embarrassingly parallel" kernel: 2^(m+1) uniform random numbers of the NPB
+ * generator are paired into 2^m points of the square (-1, 1)^2; every point inside the
+ * unit circle is turned into a pair of Gaussian deviates (Marsaglia's polar method), whose
+ * sums and whose counts in the square annuli max(|X|, |Y|) in [l, l+1) are the result.
+ *
+ * <p>Distribution, as {@code NPB3.4-MPI/EP/ep.f}: the 2^m pairs are cut into
+ * nn = 2^(m-16) batches of 2^16 pairs; rank r takes a contiguous run of batches (the first
+ * nn mod np ranks one more); the first number of batch k is found without generating the
+ * ones before it, by jumping the generator with a^(2^17 k) through binary powering. At the
+ * end the two sums and the ten counts are summed over ranks with three allreduces, and the
+ * time is the maximum over ranks. Inside a rank, the team's members take contiguous runs of
+ * the rank's batches, each with its own batch buffer and accumulators, combined in member
+ * order.
+ *
+ * <p>Verification: both sums within a relative 1e-8 of the reference's values for m.
+ */
+public final class EpKernel implements NpbKernel, MemoryFootprint {
+
+    /** log2 of the pairs per batch (mk, ep_data.f); does not change the result. */
+    static final int MK = 16;
+    /** Pairs per batch (nk = 2^mk, ep_data.f). */
+    static final int NK = 1 << MK;
+    /** Number of annuli counted (nq, ep_data.f). */
+    static final int NQ = 10;
+    /** Generator multiplier and seed (a, s; ep_data.f). */
+    static final double A = 1220703125.0;
+    static final double S = 271828183.0;
+    /** Relative tolerance of the verification (epsilon, ep.f). */
+    static final double EPSILON = 1.0e-8;
+
+    /** The classes, in the order of the arrays below. */
+    static final String CLASSES = ClassLetter.IMPLEMENTED;
+    /** m = log2 of the number of pairs per class (sys/setparams.c, write_ep_info). */
+    static final int[] M = {24, 25, 28, 30, 32};
+    /** Reference sums of the X and Y deviates for m = 24, 25, 28, 30, 32 (ep.f, verification). */
+    static final double[] SX_REFERENCE = {-3.247834652034740e+3, -2.863319731645753e+3, -4.295875165629892e+3,
+        4.033815542441498e+4, 4.764367927995374e+4};
+    static final double[] SY_REFERENCE = {-6.958407078382297e+3, -6.320053679109499e+3, -1.580732573678431e+4,
+        -2.660669192809235e+4, -8.084072988043731e+4};
+
+    /** Per-member accumulator layout: q[0..NQ), then sx, sy; padded so members do not share cache lines. */
+    private static final int SX = NQ;
+    private static final int SY = NQ + 1;
+    private static final int ACC_STRIDE = NQ + 2 + 4;
+
+    public EpKernel() {
+    }
+
+    @Override
+    public String name() {
+        return "EP";
+    }
+
+    @Override
+    public void check(char problemClass, int ranks) {
+        int c = ClassLetter.require("EP", problemClass, CLASSES);
+        long batches = 1L << (M[c] - MK);
+        if (ranks < 1 || ranks > batches) {
+            // ep.f stops with "Too many nodes" when a rank would get no batch.
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "EP class %c has %d batches of 2^%d pairs; np = %d leaves ranks without work (np must be 1..%d)",
+                    problemClass, batches, MK, ranks, batches));
+        }
+    }
+
+    @Override
+    public long heapBytesPerRank(char problemClass, int ranks, int threads) {
+        return (long) threads * (2L * NK * Double.BYTES + ACC_STRIDE * Double.BYTES) + (1 << 20);
+    }
+
+    @Override
+    public KernelResult run(Comm world, Team team, char problemClass) {
+        check(problemClass, world.size());
+        int c = ClassLetter.require("EP", problemClass, CLASSES);
+        int m = M[c];
+        int nn = 1 << (m - MK);
+        int node = world.rank();
+        int noNodes = world.size();
+
+        // Batches of this rank (ep.f: np, no_large_nodes, k_offset).
+        int np = nn / noNodes;
+        int noLargeNodes = nn % noNodes;
+        int npAdd = node < noLargeNodes ? 1 : 0;
+        np += npAdd;
+        int kOffset = npAdd == 1 ? node * np - 1 : noLargeNodes * (np + 1) + (node - noLargeNodes) * np - 1;
+
+        int members = team.size();
+        double[][] x = new double[members][2 * NK];
+        double[] acc = new double[members * ACC_STRIDE];
+        // Touch the batch buffers before timing, as the reference does (x = -1.d99).
+        team.region(ctx -> java.util.Arrays.fill(x[ctx.id()], -1.0e99));
+
+        world.barrier();
+        long start = System.nanoTime();
+        Progress.start();
+
+        // an = a^(2 nk) mod 2^46: mk + 1 squarings of a.
+        double an = A;
+        for (int i = 0; i < MK + 1; i++) {
+            an = Randlc.multiply(an, an);
+        }
+        double jump = an;
+        int batches = np;
+        team.region(ctx -> {
+            int id = ctx.id();
+            int from = (int) ((long) batches * id / members);
+            int to = (int) ((long) batches * (id + 1) / members);
+            gaussianPairs(from, to, batches, kOffset, jump, x[id], acc, id * ACC_STRIDE, id == 0);
+        });
+
+        double sx = 0;
+        double sy = 0;
+        double[] q = new double[NQ];
+        for (int id = 0; id < members; id++) {
+            int o = id * ACC_STRIDE;
+            sx += acc[o + SX];
+            sy += acc[o + SY];
+            for (int l = 0; l < NQ; l++) {
+                q[l] += acc[o + l];
+            }
+        }
+        // The reference's final reductions: sx, sy, then the counts.
+        sx = world.allreduce(sx, Op.SUM);
+        sy = world.allreduce(sy, Op.SUM);
+        double[] qTotal = new double[NQ];
+        world.allreduce(Buffer.of(q), Buffer.of(qTotal), Op.SUM);
+        double gc = 0;
+        for (int l = 0; l < NQ; l++) {
+            gc += qTotal[l];
+        }
+        double tm = world.allreduce((System.nanoTime() - start) * 1e-9, Op.MAX);
+
+        double sxErr = Math.abs((sx - SX_REFERENCE[c]) / SX_REFERENCE[c]);
+        double syErr = Math.abs((sy - SY_REFERENCE[c]) / SY_REFERENCE[c]);
+        boolean verified = !Double.isNaN(sxErr) && !Double.isNaN(syErr) && sxErr <= EPSILON && syErr <= EPSILON;
+        double mops = Math.pow(2.0, m + 1) / tm / 1.0e6;
+
+        StringBuilder detail = new StringBuilder();
+        detail.append(String.format(Locale.ROOT, " EP Benchmark Results:%n CPU Time = %10.4f%n N = 2^%5d%n"
+                + " No. Gaussian Pairs = %15.0f%n Sums = %25.15e%25.15e%n Counts:%n", tm, m, gc, sx, sy));
+        for (int l = 0; l < NQ; l++) {
+            detail.append(String.format(Locale.ROOT, "%3d%15.0f%n", l, qTotal[l]));
+        }
+        detail.append(String.format(Locale.ROOT, " Verification: sx %.15e (reference %.15e, error %.3e), "
+                + "sy %.15e (reference %.15e, error %.3e), tolerance %.1e%n",
+                sx, SX_REFERENCE[c], sxErr, sy, SY_REFERENCE[c], syErr, EPSILON));
+        return new KernelResult("EP", problemClass, Long.toString(1L << (m + 1)), 0, tm, mops,
+                "Random numbers generated", verified, detail.toString());
+    }
+
+    /**
+     * Batches [from, to) of this rank (1-based batch k = from+1 .. to): generates each
+     * batch's 2 nk uniforms and tallies its Gaussian pairs into {@code acc[o ..]}.
+     */
+    private static void gaussianPairs(int from, int to, int batches, int kOffset, double an, double[] x,
+            double[] acc, int o, boolean reportsProgress) {
+        double sx = 0;
+        double sy = 0;
+        for (int l = 0; l < NQ; l++) {
+            acc[o + l] = 0;
+        }
+        for (int k = from + 1; k <= to; k++) {
+            // Starting seed of global batch kk: s * an^kk (binary powering, ep.f loop 120).
+            int kk = kOffset + k;
+            double t1 = S;
+            double t2 = an;
+            for (int i = 1; i <= 100; i++) {
+                int ik = kk / 2;
+                if (2 * ik != kk) {
+                    t1 = Randlc.multiply(t1, t2);
+                }
+                if (ik == 0) {
+                    break;
+                }
+                t2 = Randlc.multiply(t2, t2);
+                kk = ik;
+            }
+            Randlc.vranlc(2 * NK, t1, A, x, 0);
+            for (int i = 0; i < NK; i++) {
+                double x1 = 2.0 * x[2 * i] - 1.0;
+                double x2 = 2.0 * x[2 * i + 1] - 1.0;
+                double r = x1 * x1 + x2 * x2;
+                if (r <= 1.0) {
+                    double f = Math.sqrt(-2.0 * Math.log(r) / r);
+                    double g1 = x1 * f;
+                    double g2 = x2 * f;
+                    int l = (int) Math.max(Math.abs(g1), Math.abs(g2));
+                    acc[o + l] += 1.0;
+                    sx += g1;
+                    sy += g2;
+                }
+            }
+            if (reportsProgress) {
+                // Member 0 holds the first block; its share of the rank's batches stands for the whole.
+                long done = (long) (k - from) * batches / Math.max(1, to - from);
+                Progress.iteration((int) done, batches);
+            }
+        }
+        acc[o + SX] = sx;
+        acc[o + SY] = sy;
+    }
+}

@@ -1,0 +1,165 @@
+package dev.tessera.npb.is;
+
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Op;
+import dev.tessera.npb.ClassLetter;
+import dev.tessera.npb.KernelResult;
+import dev.tessera.npb.MemoryFootprint;
+import dev.tessera.npb.NpbKernel;
+import dev.tessera.npb.Progress;
+import dev.tessera.npb.Randlc;
+import dev.tessera.task.Team;
+import java.util.Locale;
+
+/**
+ * IS, the integer sort kernel: ranks 2^n keys in [0, 2^k) drawn from a roughly Gaussian
+ * distribution (the mean of four NPB uniforms), ten times, by bucket sort plus counting.
+ *
+ * <p>Distribution, as {@code NPB3.4-MPI/IS/is.c}: every rank generates its own contiguous
+ * part of the key sequence (its generator jumped ahead by {@code find_my_seed}). One
+ * iteration of {@link IsRanking#rank}: each rank sorts its keys into 2^b buckets by their
+ * high bits; an allreduce of the bucket sizes tells every rank the global distribution;
+ * buckets are dealt to ranks in order so that each receives about the average number of
+ * keys; an alltoall of the counts and an alltoallv of the keys redistribute them; each rank
+ * then counts its keys' populations over its key range and turns them into ranks by a
+ * prefix sum. Five test keys, hidden in the top of the bucket-size vector, are checked
+ * against the reference's ranks every iteration (partial verification); after the timed
+ * part the keys are sorted by their ranks and checked in order across ranks (full
+ * verification). The number of ranks must be a power of two (is.c refuses others), and at
+ * most 128 for class S, 1024 otherwise (MAX_PROCS).
+ */
+public final class IsKernel implements NpbKernel, MemoryFootprint {
+
+    /** Iterations timed (MAX_ITERATIONS, is.c). */
+    static final int MAX_ITERATIONS = 10;
+    /** Partial-verification keys per iteration (TEST_ARRAY_SIZE, is.c). */
+    static final int TEST_ARRAY_SIZE = 5;
+    /** Generator seed and multiplier (is.c main: find_my_seed arguments). */
+    static final double SEED = 314159265.00;
+    static final double MULTIPLIER = 1220703125.00;
+
+    /** The classes, in the order of the arrays below. */
+    static final String CLASSES = ClassLetter.IMPLEMENTED;
+    /** TOTAL_KEYS_LOG_2, MAX_KEY_LOG_2, NUM_BUCKETS_LOG_2 per class (is.c, CLASS S..C). */
+    static final int[] TOTAL_KEYS_LOG_2 = {16, 20, 23, 25, 27};
+    static final int[] MAX_KEY_LOG_2 = {11, 16, 19, 21, 23};
+    static final int[] NUM_BUCKETS_LOG_2 = {9, 10, 10, 10, 10};
+    /** MAX_PROCS (is.c): 128 for class S, 1024 for the others. */
+    static final int[] MAX_PROCS = {128, 1024, 1024, 1024, 1024};
+    /** Where the test keys are and their ranks in iteration 0 (is.c: X_test_index_array, X_test_rank_array). */
+    static final int[][] TEST_INDEX = {
+        {48427, 17148, 23627, 62548, 4431},
+        {357773, 934767, 875723, 898999, 404505},
+        {2112377, 662041, 5336171, 3642833, 4250760},
+        {41869, 812306, 5102857, 18232239, 26860214},
+        {44172927, 72999161, 74326391, 129606274, 21736814}};
+    static final int[][] TEST_RANK = {
+        {0, 18, 346, 64917, 65463},
+        {1249, 11698, 1039987, 1043896, 1048018},
+        {104, 17523, 123928, 8288932, 8388264},
+        {33422937, 10244, 59149, 33135281, 99},
+        {61147, 882988, 266290, 133997595, 133525895}};
+
+    public IsKernel() {
+    }
+
+    @Override
+    public String name() {
+        return "IS";
+    }
+
+    @Override
+    public void check(char problemClass, int ranks) {
+        int c = ClassLetter.require("IS", problemClass, CLASSES);
+        if (ranks < 1 || Integer.bitCount(ranks) != 1) {
+            throw new IllegalArgumentException("IS: the number of processes must be a power of two (NPB3.4-MPI IS/is.c), got "
+                    + ranks);
+        }
+        if (ranks > MAX_PROCS[c]) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "IS class %c: at most %d processes (MAX_PROCS, NPB3.4-MPI IS/is.c), got %d", problemClass, MAX_PROCS[c], ranks));
+        }
+    }
+
+    @Override
+    public long heapBytesPerRank(char problemClass, int ranks, int threads) {
+        int c = ClassLetter.require("IS", problemClass, CLASSES);
+        long keys = (1L << TOTAL_KEYS_LOG_2[c]) / ranks;
+        long buffers = IsRanking.bufferSize((int) keys, ranks);
+        long keyRange = Math.min(1L << MAX_KEY_LOG_2[c], 2L * (1L << MAX_KEY_LOG_2[c]) / ranks + 1024);
+        return Integer.BYTES * (2 * buffers + keys + threads * keyRange) + (4L << 20);
+    }
+
+    @Override
+    public KernelResult run(Comm world, Team team, char problemClass) {
+        check(problemClass, world.size());
+        int c = ClassLetter.require("IS", problemClass, CLASSES);
+        int totalKeysLog2 = TOTAL_KEYS_LOG_2[c];
+        long totalKeys = 1L << totalKeysLog2;
+        IsRanking ranking = new IsRanking(world, team, problemClass, totalKeysLog2, MAX_KEY_LOG_2[c], NUM_BUCKETS_LOG_2[c],
+                TEST_INDEX[c], TEST_RANK[c]);
+
+        double seed = findMySeed(world.rank(), world.size(), 4 * totalKeys, SEED, MULTIPLIER);
+        ranking.createSequence(seed, MULTIPLIER);
+
+        // One untimed iteration to bring every page and table in (is.c: rank(1)).
+        ranking.rank(1);
+        ranking.resetVerification();
+
+        world.barrier();
+        long start = System.nanoTime();
+        Progress.start();
+        for (int iteration = 1; iteration <= MAX_ITERATIONS; iteration++) {
+            ranking.rank(iteration);
+            Progress.iteration(iteration, MAX_ITERATIONS);
+        }
+        double local = (System.nanoTime() - start) * 1e-9;
+        double maxTime = world.allreduce(local, Op.MAX);
+
+        // Untimed: sort by the ranks of the last iteration and check the order across ranks.
+        ranking.fullVerify();
+        int passed = world.allreduce(ranking.passedVerification(), Op.SUM);
+        int expected = TEST_ARRAY_SIZE * MAX_ITERATIONS + world.size();
+        boolean verified = passed == expected;
+
+        double mops = (double) MAX_ITERATIONS * totalKeys / maxTime / 1.0e6;
+        String detail = String.format(Locale.ROOT, " Verification: %d of %d checks passed (%d partial: %d test keys x %d "
+                + "iterations; %d full: keys in order on every rank)%s", passed, expected,
+                TEST_ARRAY_SIZE * MAX_ITERATIONS, TEST_ARRAY_SIZE, MAX_ITERATIONS, world.size(),
+                ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing());
+        return new KernelResult("IS", problemClass, Long.toString(totalKeys), MAX_ITERATIONS, maxTime, mops,
+                "keys ranked", verified, detail);
+    }
+
+    /**
+     * The seed of rank {@code kn}'s part of a sequence of {@code nn} numbers cut into
+     * {@code np} equal parts: s * a^(kn nn/np) mod 2^46 (is.c: find_my_seed).
+     */
+    static double findMySeed(int kn, int np, long nn, double s, double a) {
+        long nq = nn / np;
+        int mq = 0;
+        while (nq > 1) {
+            mq++;
+            nq /= 2;
+        }
+        double an = a;
+        for (int i = 1; i <= mq; i++) {
+            an = Randlc.multiply(an, an);
+        }
+        long kk = kn;
+        double t1 = s;
+        double t2 = an;
+        for (int i = 1; i <= 100; i++) {
+            long ik = kk / 2;
+            if (2 * ik != kk) {
+                t1 = Randlc.multiply(t1, t2);
+            }
+            if (ik == 0) {
+                break;
+            }
+            t2 = Randlc.multiply(t2, t2);
+            kk = ik;
+        }
+        return t1;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.tessera.npb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.launch.SmpJob;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The command run per rank: refusals before any work, help, the JSON line and exit statuses. */
+@Timeout(120)
+class NpbMainTest {
+
+    /** What a job of NpbMain printed and the exit status of every rank. */
+    record Outcome(int[] status, String out, String err) {
+        int rank0() {
+            return status[0];
+        }
+    }
+
+    static Outcome main(int ranks, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        AtomicIntegerArray status = new AtomicIntegerArray(ranks);
+        SmpJob.run(ranks, new String[] {"--threads", "1"}, Duration.ofSeconds(100),
+                session -> status.set(session.rank(), NpbMain.run(session, List.of(args), o, e)));
+        int[] s = new int[ranks];
+        for (int r = 0; r < ranks; r++) {
+            s[r] = status.get(r);
+        }
+        return new Outcome(s, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void assertOneLineRefusal(Outcome o, String... fragments) {
+        for (int s : o.status()) {
+            assertEquals(NpbMain.REFUSED, s, "every rank refuses");
+        }
+        assertEquals("", o.out(), "nothing on stdout: no work started");
+        String[] lines = o.err().strip().split("\n");
+        assertEquals(1, lines.length, "one line, from rank 0 only: " + o.err());
+        for (String f : fragments) {
+            assertTrue(lines[0].contains(f), "'" + lines[0] + "' mentions " + f);
+        }
+    }
+
+    @Test
+    void aWrongClassLetterIsRefusedInOneLine() {
+        assertOneLineRefusal(main(2, "ep", "--class", "Q"), "EP", "'Q'", "S, W, A, B, C");
+        assertOneLineRefusal(main(1, "is", "--class", "AB"), "one letter");
+    }
+
+    @Test
+    void aRankCountTheReferenceDoesNotAllowIsRefusedInOneLine() {
+        assertOneLineRefusal(main(3, "cg", "--class", "S"), "CG", "power of two", "3");
+        assertOneLineRefusal(main(3, "is", "--class", "S"), "IS", "power of two", "3");
+    }
+
+    @Test
+    void anUnknownKernelIsRefusedInOneLine() {
+        assertOneLineRefusal(main(1, "xx"), "unknown kernel 'xx'", "ep, is, cg, mg, ft");
+        assertOneLineRefusal(main(1, "cg", "--no-such-option"), "--no-such-option");
+    }
+
+    @Test
+    void aClassThatDoesNotFitInTheHeapIsRefusedBeforeWork() {
+        // Four smp ranks of CG class C hold about 6.5 GiB of matrix in this JVM; the test JVM has at most 3 GiB.
+        long start = System.nanoTime();
+        Outcome o = main(4, "cg", "--class", "C");
+        assertOneLineRefusal(o, "CG class C needs about", "heap", "-Xmx");
+        assertTrue(System.nanoTime() - start < 20_000_000_000L, "refused without generating the matrix");
+    }
+
+    @Test
+    void helpListsTheOptionsAndExitsZero() {
+        Outcome o = main(1, "--help");
+        assertEquals(NpbMain.OK, o.rank0());
+        assertTrue(o.out().contains("--class"), o.out());
+        assertTrue(o.out().contains("--json"), o.out());
+        assertTrue(o.out().contains("Kernels available in this build: ep, is, cg"), o.out());
+    }
+
+    @Test
+    void jsonPrintsOneLineWithTheStableFields() {
+        Outcome o = main(2, "is", "--class", "S", "--json");
+        assertEquals(NpbMain.OK, o.rank0());
+        assertEquals(NpbMain.OK, o.status()[1]);
+        String[] lines = o.out().strip().split("\n");
+        assertEquals(1, lines.length, "exactly one line on stdout: " + o.out());
+        String json = lines[0];
+        for (String field : new String[] {"\"name\":\"IS\"", "\"class\":\"S\"", "\"np\":2", "\"threads\":1",
+            "\"seconds\":", "\"mops\":", "\"verified\":true", "\"size\":\"65536\"", "\"iterations\":10"}) {
+            assertTrue(json.contains(field), json + " has " + field);
+        }
+        assertTrue(json.startsWith("{") && json.endsWith("}"), json);
+    }
+
+    @Test
+    void theReportFollowsTheReferenceLayout() {
+        Outcome o = main(1, "cg", "--class", "S");
+        assertEquals(NpbMain.OK, o.rank0());
+        assertTrue(o.out().contains(" CG Benchmark Completed."), o.out());
+        assertTrue(o.out().contains(" Verification    =               SUCCESSFUL"), o.out());
+        assertTrue(o.out().contains(" Size            =                     1400"), o.out());
+        assertTrue(o.out().contains(" Threads/process =                        1"), o.out());
+        assertFalse(o.out().contains("UNSUCCESSFUL"), o.out());
+    }
+}
