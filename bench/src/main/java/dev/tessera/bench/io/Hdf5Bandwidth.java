@@ -35,7 +35,7 @@ import java.util.Map;
  *
  * <pre>
  * java -Xmx4g -cp bench/target/tessera-bench.jar:bench/target/lib/* dev.tessera.bench.io.Hdf5Bandwidth
- *      [--quick] [--mib 1024] [--ranks 2] [--repeat 3] [--dir DIR]
+ *      [--quick] [--mib 1024] [--ranks 2] [--repeat 3] [--dir DIR] [--only tessera,jHDF]
  * </pre>
  */
 public final class Hdf5Bandwidth {
@@ -61,6 +61,7 @@ public final class Hdf5Bandwidth {
         long mib = 1024;
         int ranks = 2;
         int repeat = 3;
+        String only = "";
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "tessera-io-bench");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -69,16 +70,17 @@ public final class Hdf5Bandwidth {
                 case "--ranks" -> ranks = Integer.parseInt(args[++i]);
                 case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
+                case "--only" -> only = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (--quick, --mib M, --ranks N, --repeat R, --dir D)");
+                        + " (--quick, --mib M, --ranks N, --repeat R, --dir D, --only WORD[,WORD])");
             }
         }
         Files.createDirectories(dir);
         int n = (int) Math.round(Math.cbrt(mib * 1024.0 * 1024.0 / 8));
-        new Hdf5Bandwidth(dir, n, ranks).run(repeat);
+        new Hdf5Bandwidth(dir, n, ranks).run(repeat, only);
     }
 
-    private void run(int repeat) throws Exception {
+    private void run(int repeat, String only) throws Exception {
         Map<String, Case> cases = new LinkedHashMap<>();
         cases.put("dd bs=8M (raw sequential)", this::dd);
         cases.put("tessera " + ranks + " ranks slab, every rank writes", () -> tessera("slab", WriteStrategy.INDEPENDENT, null));
@@ -90,6 +92,10 @@ public final class Hdf5Bandwidth {
                 () -> tessera("slab", WriteStrategy.AUTO, Hdf5Layout.chunked(64, 64, 64).deflate(1)));
         cases.put("jHDF 0.13 (serial, whole array)", this::jhdf);
         cases.put("libhdf5 1.10 via h5py (serial)", this::h5py);
+        if (!only.isEmpty()) { // dd stays: every ratio is against it
+            List<String> words = List.of(only.split(","));
+            cases.keySet().removeIf(k -> !k.startsWith("dd") && words.stream().noneMatch(k::contains));
+        }
         Map<String, List<Sample>> samples = new LinkedHashMap<>();
         if (n > 96) { // compile the Java paths first, on a small array, so the first timed case is not the JIT's
             Hdf5Bandwidth small = new Hdf5Bandwidth(dir, 96, ranks);
@@ -192,9 +198,12 @@ public final class Hdf5Bandwidth {
         return Math.sin(z * 0.01 + y * 0.003) * x + y;
     }
 
-    /** {offset, count} of rank r: slabs split z, pencils split y (runs of one x-row). */
+    /**
+     * {offset, count} of rank r: slabs split z (one run of n^3/p elements per rank), pencils
+     * split x (n^2 runs of n/p elements per rank: 2 KiB at 512^3 on 2 ranks).
+     */
     private long[][] block(String shape, int r, int p) {
-        int d = shape.equals("slab") ? 0 : 1;
+        int d = shape.equals("slab") ? 0 : 2;
         long[] offset = new long[3];
         long[] count = {n, n, n};
         offset[d] = (long) n * r / p;
@@ -265,7 +274,7 @@ public final class Hdf5Bandwidth {
                 r[1] = cpuSeconds() - c0;
             }
             long last = b[1][0] * b[1][1] * b[1][2] - 1;
-            if (got[(int) last] != value(b[0][0] + b[1][0] - 1, b[0][1] + b[1][1] - 1, n - 1)) {
+            if (got[(int) last] != value(b[0][0] + b[1][0] - 1, b[0][1] + b[1][1] - 1, b[0][2] + b[1][2] - 1)) {
                 ok[0] = false;
             }
         });
