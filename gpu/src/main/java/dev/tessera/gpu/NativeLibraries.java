@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 
 /**
@@ -86,6 +87,7 @@ public final class NativeLibraries {
                 Path part = Files.createTempFile(dir, fileName, ".part");
                 try {
                     Files.write(part, bytes);
+                    readableByAll(part);
                     Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } finally {
                     Files.deleteIfExists(part);
@@ -93,6 +95,15 @@ public final class NativeLibraries {
             } catch (IOException e) {
                 throw new UncheckedIOException("extracting " + resource + " to " + target, e);
             }
+        }
+    }
+
+    /** rw-r--r--, as the libraries' own loaders leave their files (a temporary file starts as rw-------). */
+    private static void readableByAll(Path file) throws IOException {
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: keep the default
         }
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -48,6 +49,7 @@ class NativeLibrariesTest {
             assertArrayEquals(want, f.get());
         }
         pool.shutdown();
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("libFake.so"))));
         try (var files = Files.list(dir)) {
             assertEquals(List.of("libFake.so", "libFake.so.lock"), files.map(p -> p.getFileName().toString()).sorted().toList());
         }
