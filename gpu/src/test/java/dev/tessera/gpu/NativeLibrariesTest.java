@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60)
 class NativeLibrariesTest {
 
-    private static final String RESOURCE = "/dev/tessera/gpu/fake-native-library.bin";
+    static final String RESOURCE = "/dev/tessera/gpu/fake-native-library.bin";
 
     private static byte[] resourceBytes() throws Exception {
         try (InputStream in = NativeLibrariesTest.class.getResourceAsStream(RESOURCE)) {
@@ -53,6 +53,24 @@ class NativeLibrariesTest {
         try (var files = Files.list(dir)) {
             assertEquals(List.of("libFake.so", "libFake.so.lock"), files.map(p -> p.getFileName().toString()).sorted().toList());
         }
+    }
+
+    @Test
+    void concurrentProcessesLeaveTheCompleteFile(@TempDir Path dir) throws Exception {
+        // A truncated file, as a rank killed while writing would leave it.
+        Files.write(dir.resolve("libFake.so"), new byte[] {1, 2, 3});
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        long start = System.currentTimeMillis() + 3000; // every JVM is up and spinning by then
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            ranks.add(new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
+                    ExtractionRace.class.getName(), dir.toString(), Long.toString(start), r == 0 ? "watch" : "extract")
+                    .inheritIO().start());
+        }
+        for (Process p : ranks) {
+            assertEquals(0, p.waitFor(), "a process saw an incomplete library file (exit status 1 or 2)");
+        }
+        assertArrayEquals(resourceBytes(), Files.readAllBytes(dir.resolve("libFake.so")));
     }
 
     @Test
