@@ -81,7 +81,10 @@ class Heat3DGpuTest {
     void theCpuFallbackRunsTheSameProgram() {
         SmpJob.run(1, new String[] {"--threads", "2"}, Duration.ofSeconds(60), session -> {
             try (Accelerator acc = Accelerators.forRank(session, AcceleratorSpec.parse("cpu"))) {
-                assertTrue(Heat3DGpu.solve(session.world(), acc, 12, 0.01, false).relativeError() < 0.01);
+                double overlapped = Heat3DGpu.solve(session.world(), acc, 12, 0.01, false, true).relativeError();
+                double sequential = Heat3DGpu.solve(session.world(), acc, 12, 0.01, false, false).relativeError();
+                assertTrue(overlapped < 0.01, "relative error " + overlapped);
+                assertEquals(overlapped, sequential, 0.0, "the overlap changes when, not what");
             }
         });
     }
