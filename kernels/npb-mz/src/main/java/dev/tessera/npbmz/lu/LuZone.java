@@ -430,6 +430,11 @@ public final class LuZone implements ZoneSolver {
         return 0.25 * frc;
     }
 
+    /** Component m of the solution at 0-based point (i, j, k) (tests). */
+    double solution(int m, int i, int j, int k) {
+        return u[vec(i, j, k) + m];
+    }
+
     @Override
     public String toString() {
         return "LuZone[" + nx + " x " + ny + " x " + nz + "]";

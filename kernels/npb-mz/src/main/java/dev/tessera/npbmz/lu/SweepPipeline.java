@@ -27,7 +27,7 @@ import java.lang.invoke.VarHandle;
  * store happens after every write of the planes it counts, and the waiter's acquire load
  * sees them (happens-before through the VarHandle release/acquire pair). Counters sit 128
  * bytes apart so members do not share cache lines. If a member fails, {@link #abort} wakes
- * every waiter with an exception instead of a hang.
+ * every waiter with an exception instead of a hang; an interrupted waiter aborts the same way.
  */
 final class SweepPipeline {
 
@@ -63,7 +63,11 @@ final class SweepPipeline {
         int spins = 0;
         while ((long) SLOT.getAcquire(done, (m + 1) * PAD) < count) {
             if (aborted) {
-                throw new IllegalStateException("LU-MZ sweep pipeline: member " + m + " failed, abandoning the sweep");
+                throw new IllegalStateException("LU-MZ sweep pipeline: a member failed, abandoning the wait for member " + m);
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                abort();
+                throw new IllegalStateException("LU-MZ sweep pipeline: interrupted while waiting for member " + m);
             }
             if (spins < SPINS) {
                 spins++;

@@ -14,7 +14,7 @@ import dev.tessera.task.Team;
  * all unpacked), then one step of every zone. As lu.f: set-up, one untimed warm-up step,
  * set-up again, the timed steps, then the norms summed over zones.
  */
-final class SequentialZones {
+class SequentialZones {
 
     /** The outcome: zone-summed norms, verification, timed seconds and Mop/s. */
     record Result(double[] norms, ZoneBenchmark.Verification verification, double seconds, double mops) {
