@@ -28,9 +28,11 @@ import java.util.concurrent.ExecutorService;
  * compute the same pieces, byte counts and order independently; messages of one
  * (sender, aggregator) pair in one round are a single message, matched in order because
  * the device does not overtake. A window with holes is first read from the file and then
- * overwritten (data sieving), so bytes between the pieces are preserved. The writes of a
- * round run on {@code ioThread} while the next round exchanges into the other of two
- * window buffers. An I/O failure on an aggregator is recorded, further I/O skipped, and
+ * overwritten (data sieving), so bytes between the pieces are preserved; a window without
+ * holes is written with gathering writes straight from the received streams (no copy to
+ * assemble it). The writes of a round run on {@code ioThread} while the next round
+ * exchanges into the other of two buffer sets; in reads, the next window is read (by
+ * scattering reads into the per-rank streams) while the current one travels. An I/O failure on an aggregator is recorded, further I/O skipped, and
  * the message protocol completed, so no rank hangs; the caller agrees on the outcome.
  */
 final class TwoPhaseIo {

@@ -228,9 +228,9 @@ class ParallelFileTest {
 
     @Test
     void aggregatorsAreSpreadOverTheRanks() {
-        assertArrayEquals(new int[] {0, 2}, ParallelFile.chooseAggregators(4, 2));
-        assertArrayEquals(new int[] {0, 1, 2}, ParallelFile.chooseAggregators(3, 5));
-        assertEquals(1, ParallelFile.chooseAggregators(1, 0).length);
+        assertArrayEquals(new int[] {0, 2}, AggregatorChoice.evenly(4, 2));
+        assertArrayEquals(new int[] {0, 1, 2}, AggregatorChoice.evenly(3, 5));
+        assertEquals(1, AggregatorChoice.evenly(1, 0).length);
     }
 
 
