@@ -15,6 +15,9 @@ import dev.tessera.comm.CartComm;
  * ranks, each face is packed into a buffer and swapped with {@link CartComm#sendrecv}:
  * the upper face goes up while the lower ghost arrives from below, then the reverse.
  *
+ * <p>A replicated level (whole level on every rank, {@code grid == null}) is periodic in
+ * place along every axis.
+ *
  * <p>Block layout: {@code (i3 * m2 + i2) * m1 + i1}, i1 (x) fastest; the Cartesian grid's
  * dimensions are (z, y, x). Buffers are allocated once per level; one exchange at a time.
  */
@@ -34,11 +37,18 @@ final class GhostExchange {
     private final double[] sendBuf;
     private final double[] recvBuf;
 
+    /** The exchange of an m1 x m2 x m3 block of {@code grid}, or of a replicated level if {@code grid} is null. */
     GhostExchange(CartComm grid, int m1, int m2, int m3) {
         this.grid = grid;
         this.m1 = m1;
         this.m2 = m2;
         this.m3 = m3;
+        if (grid == null) {
+            java.util.Arrays.fill(local, true);
+            this.sendBuf = null;
+            this.recvBuf = null;
+            return;
+        }
         int[] dims = grid.dims();
         for (int axis = 0; axis < 3; axis++) {
             int dim = 2 - axis; // x is the grid's last dimension

@@ -16,22 +16,18 @@ import java.util.Locale;
  *
  * <p>Distribution as the reference ({@code setup}): np = 2^p ranks form a periodic
  * Cartesian grid of 2^(p/3) ranks along x, 2^((p - p/3)/2) along y and the rest along
- * z; every level of the hierarchy (2^k points a side, k = 1 .. log2 n) is split over the
- * same ranks in blocks with one ghost layer, refreshed after every operator by the
- * ghost exchange ({@link MgLevel#exchange}, the reference's {@code comm3}). The
- * coarsest level has two points a side, so each rank must own at least one point of it
- * along every axis: np <= 8. Beyond, the reference lets ranks fall idle on coarse levels
- * ({@code dead}, {@code give3_ex}/{@code take3_ex}), which this kernel does not do, and
- * {@link #check} refuses it. Inside a rank every operator runs over the team's members
- * ({@link MgOperators}).
+ * z; every level of the hierarchy (2^k points a side, k = 1 .. log2 n) on which each rank
+ * owns at least two points along every axis is split over the ranks in blocks with one
+ * ghost layer, refreshed after every operator by the ghost exchange
+ * ({@link MgLevel#exchange}, the reference's {@code comm3}). The coarser levels are held
+ * whole by every rank ({@link CoarseAgglomeration}) where the reference idles ranks
+ * instead; the finest level must be split (np <= n^3 / 8), which {@link #check} enforces.
+ * Inside a rank every operator runs over the team's members ({@link MgOperators}).
  *
  * <p>Timing as the reference: initialisation, one untimed V-cycle and a fresh
  * initialisation, then the timed part: residual, nit times (V-cycle, residual), norm.
  */
 public final class MgKernel implements NpbKernel {
-
-    /** The most ranks whose blocks of the 2 x 2 x 2 coarsest level are all non-empty. */
-    private static final int MAX_RANKS = 8;
 
     public MgKernel() {
     }
@@ -43,16 +39,25 @@ public final class MgKernel implements NpbKernel {
 
     @Override
     public void check(char problemClass, int ranks) {
-        MgProblem.of(problemClass);
+        MgProblem p = MgProblem.of(problemClass);
         if (ranks < 1 || Integer.bitCount(ranks) != 1) {
-            throw new IllegalArgumentException("MG: the number of processes must be a power of two (1, 2, 4, 8), got "
+            throw new IllegalArgumentException("MG: the number of processes must be a power of two (1, 2, 4, 8, ...), got "
                     + ranks + " (NPB3.4 MG decomposes the grid over 2^p processes)");
         }
-        if (ranks > MAX_RANKS) {
-            throw new IllegalArgumentException("MG: " + ranks + " processes leave some without a point of the 2x2x2"
-                    + " coarsest level; the reference then idles processes on coarse levels, which Tessera's MG does not"
-                    + " implement (at most " + MAX_RANKS + " processes)");
+        int[] dims = gridDims(ranks);
+        int most = Math.max(dims[0], Math.max(dims[1], dims[2]));
+        if (p.n() < 2 * most) {
+            throw new IllegalArgumentException("MG class " + p.problemClass() + ": " + ranks + " processes put " + most
+                    + " ranks along one axis of the " + p.n() + "^3 grid; each needs at least 2 points of it");
         }
+    }
+
+    /** The reference's process grid (MG/mg.f setup) as {z, y, x} rank counts. */
+    static int[] gridDims(int ranks) {
+        int logp = Integer.numberOfTrailingZeros(ranks);
+        int px = 1 << (logp / 3);
+        int py = 1 << ((logp - logp / 3) / 2);
+        return new int[] {ranks / (px * py), py, px};
     }
 
     @Override
@@ -60,13 +65,9 @@ public final class MgKernel implements NpbKernel {
         check(problemClass, world.size());
         MgProblem p = MgProblem.of(problemClass);
         int lt = p.levels();
-        long points = 1L;
         int np = world.size();
-        int logp = Integer.numberOfTrailingZeros(np);
-        int px = 1 << (logp / 3);
-        int py = 1 << ((logp - logp / 3) / 2);
-        int pz = np / (px * py);
-        long finest = (long) (p.n() / px + 2) * (p.n() / py + 2) * (p.n() / pz + 2);
+        int[] dims = gridDims(np);
+        long finest = (long) (p.n() / dims[2] + 2) * (p.n() / dims[1] + 2) * (p.n() / dims[0] + 2);
         long bytes = 8L * finest * 3 * 8 / 7 + (1L << 24);
         long max = Runtime.getRuntime().maxMemory();
         if (bytes > max) {
@@ -74,7 +75,7 @@ public final class MgKernel implements NpbKernel {
                     "MG class %c on rank %d of %d needs about %d MiB of heap, this JVM allows %d MiB (raise -Xmx)",
                     p.problemClass(), world.rank(), np, bytes >> 20, max >> 20));
         }
-        CartComm grid = world.createCart(new int[] {pz, py, px}, new boolean[] {true, true, true}, false);
+        CartComm grid = world.createCart(dims, new boolean[] {true, true, true}, false);
         Solver s = new Solver(grid, team, p);
 
         // Initialisation and one untimed V-cycle (MG/mg.f main program), then start over.
@@ -124,6 +125,9 @@ public final class MgKernel implements NpbKernel {
         final double[][] r;
         private final double[] v;
         private final MgOperators ops;
+        /** The boundary to the replicated coarse levels (null when every level is split), and its scratch block. */
+        private final CoarseAgglomeration agglomeration;
+        private final double[] shareBlock;
 
         Solver(CartComm grid, Team team, MgProblem p) {
             this.grid = grid;
@@ -133,13 +137,28 @@ public final class MgKernel implements NpbKernel {
             this.level = new MgLevel[lt + 1];
             this.u = new double[lt + 1][];
             this.r = new double[lt + 1][];
+            int[] dims = grid.dims();
+            int most = Math.max(dims[0], Math.max(dims[1], dims[2]));
+            int replicatedUpTo = 0;
             for (int k = 1; k <= lt; k++) {
-                level[k] = new MgLevel(grid, k);
+                boolean replicated = (1 << k) < 2 * most;
+                if (replicated) {
+                    replicatedUpTo = k;
+                }
+                level[k] = new MgLevel(grid, k, replicated);
                 u[k] = new double[level[k].length()];
                 r[k] = new double[level[k].length()];
             }
             this.v = new double[level[lt].length()];
             this.ops = new MgOperators(team);
+            if (replicatedUpTo > 0) {
+                agglomeration = new CoarseAgglomeration(grid, new MgLevel(grid, replicatedUpTo, false),
+                        level[replicatedUpTo]);
+                shareBlock = agglomeration.newShare();
+            } else {
+                agglomeration = null;
+                shareBlock = null;
+            }
         }
 
         /** zero3(u) and zran3(v) on the finest level. */
@@ -172,8 +191,14 @@ public final class MgKernel implements NpbKernel {
             for (int k = lt; k >= 2; k--) {
                 MgLevel f = level[k];
                 MgLevel c = level[k - 1];
-                ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3);
-                c.exchange(r[k - 1]);
+                if (c.replicated && !f.replicated) {
+                    MgLevel s = agglomeration.share();
+                    ops.restrict(r[k], f.m1, f.m2, f.m3, shareBlock, s.m1, s.m2, s.m3);
+                    agglomeration.gather(shareBlock, r[k - 1]);
+                } else {
+                    ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3);
+                    c.exchange(r[k - 1]);
+                }
             }
             MgLevel bottom = level[1];
             ops.zero(u[1]);
@@ -185,7 +210,13 @@ public final class MgKernel implements NpbKernel {
                 if (k < lt) {
                     ops.zero(u[k]);
                 }
-                ops.interpolate(u[k - 1], c.m1, c.m2, c.m3, u[k], f.m1, f.m2, f.m3);
+                if (c.replicated && !f.replicated) {
+                    agglomeration.extract(u[k - 1], shareBlock);
+                    MgLevel s = agglomeration.share();
+                    ops.interpolate(shareBlock, s.m1, s.m2, s.m3, u[k], f.m1, f.m2, f.m3);
+                } else {
+                    ops.interpolate(u[k - 1], c.m1, c.m2, c.m3, u[k], f.m1, f.m2, f.m3);
+                }
                 double[] rhs = k < lt ? r[k] : v;
                 ops.resid(u[k], rhs, r[k], f.m1, f.m2, f.m3, MgProblem.OPERATOR);
                 f.exchange(r[k]);

@@ -11,7 +11,9 @@ import dev.tessera.grid.BlockDecomposition;
  *
  * <p>Level k has 2^k points a side, split over the Cartesian grid's ranks in contiguous
  * blocks (MG/mg.f {@code setup}; for power-of-two sizes BlockDecomposition gives the same
- * blocks). {@code m1} is the fastest axis (x), {@code m3} the slowest.
+ * blocks), or, for a <em>replicated</em> level, held whole by every rank (offsets 0,
+ * ghosts filled by local periodic copies; see {@link CoarseAgglomeration}). {@code m1} is
+ * the fastest axis (x), {@code m3} the slowest.
  */
 final class MgLevel {
 
@@ -23,11 +25,25 @@ final class MgLevel {
     final int o1;
     final int o2;
     final int o3;
+    /** Whether every rank holds the whole level. */
+    final boolean replicated;
     private final GhostExchange ghosts;
 
-    MgLevel(CartComm grid, int k) {
+    /** Rank's block of level k of the grid, or the whole level if {@code replicated}. */
+    MgLevel(CartComm grid, int k, boolean replicated) {
         this.k = k;
+        this.replicated = replicated;
         int size = 1 << k;
+        if (replicated) {
+            this.m1 = size + 2;
+            this.m2 = size + 2;
+            this.m3 = size + 2;
+            this.o1 = 0;
+            this.o2 = 0;
+            this.o3 = 0;
+            this.ghosts = new GhostExchange(null, m1, m2, m3);
+            return;
+        }
         // The grid's dimensions are (z, y, x): the last is the fastest, as in the array layout.
         BlockDecomposition block = BlockDecomposition.of(new int[] {size, size, size}, grid);
         int[] e = block.extent();

@@ -28,11 +28,13 @@ class MgKernelTest {
         assertTrue(r.mops() > 0);
     }
 
-    @Test
+    @ParameterizedTest(name = "class S on {0} ranks verifies (coarse levels replicated)")
+    @CsvSource({"8", "16"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void classSVerifiesOnEightRanks() {
-        // 2 x 2 x 2 ranks: every rank owns exactly one point of the coarsest level.
-        assertTrue(run(8, 1, 'S').verified());
+    void classSVerifiesWhereCoarseLevelsHaveFewerPointsThanRanks(int ranks) {
+        // 8: 2 x 2 x 2 ranks, levels 1 replicated; 16: 2 x 2 x 4 ranks, levels 1 and 2 replicated.
+        KernelResult r = run(ranks, 1, 'S');
+        assertTrue(r.verified(), r.verificationDetail());
     }
 
     @Test
@@ -44,9 +46,11 @@ class MgKernelTest {
 
     @Test
     @Timeout(10)
-    void checkRefusesRanksThatWouldIdleOnTheCoarsestLevel() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MgKernel().check('A', 16));
-        assertTrue(e.getMessage().contains("coarsest level"), e.getMessage());
+    void checkRefusesRanksThatWouldLeaveTheFinestLevelWithOnePointAlongAnAxis() {
+        // 8192 ranks: a 16 x 16 x 32 grid, 32 ranks along z for the 32 points of class S.
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MgKernel().check('S', 8192));
+        assertTrue(e.getMessage().contains("at least 2 points"), e.getMessage());
+        new MgKernel().check('S', 4096);
     }
 
     @Test
