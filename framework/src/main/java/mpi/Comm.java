@@ -3,7 +3,7 @@ package mpi;
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.comm.Buffer;
-import dev.tessera.device.IdleStrategy;
+import dev.tessera.comm.ObjectRequest;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -29,7 +29,6 @@ public class Comm {
     private static final int STANDARD = 0, SYNCHRONOUS = 1, BUFFERED = 2, READY = 3;
 
     final dev.tessera.comm.Comm inner;
-    private final List<ObjectReceive> objectReceives = new ArrayList<>();
 
     Comm(dev.tessera.comm.Comm inner) {
         this.inner = inner;
@@ -169,7 +168,7 @@ public class Comm {
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
         return MPI.call(() -> {
             if (datatype != null && datatype.isObject()) {
-                return new Request(objectReceive("Recv", buf, offset, count, datatype, source, tag)).waitNow();
+                return objectReceive("Recv", buf, offset, count, datatype, source, tag).await();
             }
             checkSource("Recv", source);
             Target t = new Target("Recv", buf, offset, count, datatype);
@@ -402,129 +401,30 @@ public class Comm {
 
     // ------------------------------------------------------------------ object receives
 
-    private ObjectReceive objectReceive(String call, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+    /** A receive of {@link MPI#OBJECT} items: the core communicator's nonblocking object receive, unpacked into the target. */
+    private Request.Pending objectReceive(String call, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         Target t = new Target(call, buf, offset, count, datatype);
         checkSource(call, source);
         if (tag != MPI.ANY_TAG && (tag < 0 || tag > MPI.TAG_UB)) {
             throw new TesseraException(ErrorClass.TAG, where(call) + ": invalid tag " + tag);
         }
-        ObjectReceive r = new ObjectReceive(call, t, source, tag);
         if (source == MPI.PROC_NULL) {
-            r.status = new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false);
-        } else {
-            synchronized (objectReceives) {
-                objectReceives.add(r);
-            }
+            return Request.completed(new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false)).pending;
         }
-        return r;
+        ObjectRequest<Object> r = inner.irecvObject(source, tag);
+        return Request.tessera(r, st -> st.cancelled() ? new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, true)
+                : unpackObjects(call, t, r.value(), st));
     }
 
-    /**
-     * Matches pending object receives against arrived messages. As in MPI, a message goes to
-     * the earliest posted receive that matches it: messages may arrive between two probes of
-     * one pass, so a hit for one receive is first offered to the receives posted before it.
-     */
-    private void matchObjectReceives() {
-        synchronized (objectReceives) {
-            for (int i = 0; i < objectReceives.size(); ) {
-                ObjectReceive r = objectReceives.get(i);
-                Optional<dev.tessera.comm.Status> hit = inner.iprobe(r.source, r.tag);
-                if (hit.isEmpty()) {
-                    i++;
-                    continue;
-                }
-                dev.tessera.comm.Status m = hit.get();
-                ObjectReceive owner = earliestMatching(m);
-                while (true) {
-                    // the owner's own first match may be an earlier message from the same source
-                    Optional<dev.tessera.comm.Status> first = inner.iprobe(owner.source, owner.tag);
-                    if (first.isEmpty() || (first.get().source() == m.source() && first.get().tag() == m.tag())) {
-                        break;
-                    }
-                    m = first.get();
-                    owner = earliestMatching(m);
-                }
-                objectReceives.remove(owner);
-                try {
-                    owner.deliver(inner.recvObjectWithStatus(m.source(), m.tag()));
-                } catch (RuntimeException e) {
-                    owner.error = e;
-                }
-                i = 0;
-            }
+    private Status unpackObjects(String call, Target target, Object v, dev.tessera.comm.Status st) {
+        Object[] got = v instanceof Object[] a ? a : new Object[] {v};
+        if (got.length > target.elements) {
+            throw new TesseraException(ErrorClass.TRUNCATE, where(call) + ": message from rank " + st.source()
+                    + " (tag " + st.tag() + ") has " + got.length + " objects but the receive buffer holds "
+                    + target.elements + ": message truncated");
         }
-    }
-
-    private ObjectReceive earliestMatching(dev.tessera.comm.Status m) {
-        for (ObjectReceive r : objectReceives) {
-            if ((r.source == MPI.ANY_SOURCE || r.source == m.source()) && (r.tag == MPI.ANY_TAG || r.tag == m.tag())) {
-                return r;
-            }
-        }
-        throw new IllegalStateException("no pending object receive matches " + m);
-    }
-
-    /** A receive of {@link MPI#OBJECT} items, matched when tested or waited for. */
-    private final class ObjectReceive implements Request.Pending {
-        private final String call;
-        private final Target target;
-        final int source;
-        final int tag;
-        volatile Status status;
-        volatile RuntimeException error;
-
-        ObjectReceive(String call, Target target, int source, int tag) {
-            this.call = call;
-            this.target = target;
-            this.source = source;
-            this.tag = tag;
-        }
-
-        void deliver(dev.tessera.comm.Comm.Received<Object> m) {
-            Object v = m.value();
-            Object[] got = v instanceof Object[] a ? a : new Object[] {v};
-            if (got.length > target.elements) {
-                error = new TesseraException(ErrorClass.TRUNCATE, where(call) + ": message from rank " + m.status().source()
-                        + " (tag " + m.status().tag() + ") has " + got.length + " objects but the receive buffer holds "
-                        + target.elements + ": message truncated");
-                return;
-            }
-            target.unpackObjects(got);
-            status = new Status(m.status().source(), m.status().tag(), got.length, false);
-        }
-
-        @Override
-        public Status poll() {
-            if (status == null && error == null) {
-                matchObjectReceives();
-            }
-            if (error != null) {
-                throw error;
-            }
-            return status;
-        }
-
-        @Override
-        public Status await() {
-            for (int idle = 0; ; idle++) {
-                Status s = poll();
-                if (s != null) {
-                    return s;
-                }
-                IdleStrategy.backoff().idle(idle);
-            }
-        }
-
-        @Override
-        public boolean cancel() {
-            synchronized (objectReceives) {
-                if (objectReceives.remove(this)) {
-                    status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, true);
-                    return true;
-                }
-                return false;
-            }
-        }
+        target.unpackObjects(got);
+        return new Status(st.source(), st.tag(), got.length, false);
     }
 
     @Override

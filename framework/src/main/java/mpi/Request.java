@@ -1,6 +1,5 @@
 package mpi;
 
-import dev.tessera.device.IdleStrategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -166,7 +165,7 @@ public class Request {
                 if (s != null) {
                     return s;
                 }
-                IdleStrategy.backoff().idle(idle);
+                Backoff.idle(idle);
             }
         });
     }
@@ -220,7 +219,7 @@ public class Request {
                 if (done.length > 0) {
                     return done;
                 }
-                IdleStrategy.backoff().idle(idle);
+                Backoff.idle(idle);
             }
         });
     }

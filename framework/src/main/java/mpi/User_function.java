@@ -12,6 +12,10 @@ package mpi;
  */
 public abstract class User_function {
 
+    /** For subclasses. */
+    protected User_function() {
+    }
+
     /** Combines {@code count} items of {@code invec} into {@code inoutvec}. */
     public abstract void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype datatype)
             throws MPIException;

@@ -3,6 +3,7 @@ package dev.tessera.examples;
 import dev.tessera.comm.CartComm;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
+import dev.tessera.runtime.ProgramOptions;
 import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import dev.tessera.grid.BlockDecomposition;
@@ -20,7 +21,8 @@ import dev.tessera.task.Team;
  * the stability limit h²/6), 7-point Laplacian. At the end the program compares with the
  * exact solution and prints the verification.
  *
- * <p>Usage: {@code tessera run -np 2 --threads 1 -cp examples/target/classes dev.tessera.examples.Heat3D [N] [tEnd]}
+ * <p>Usage: {@code tessera run -np 2 --threads 1 -cp examples/target/classes dev.tessera.examples.Heat3D [-n N] [-t-end T]}
+ * ({@code --help} lists the options; TESSERA_N and TESSERA_T_END set them from the environment).
  */
 public final class Heat3D {
 
@@ -29,8 +31,14 @@ public final class Heat3D {
 
     public static void main(String[] args) {
         try (Session rt = Tessera.init(args)) {
-            int n = rt.args().isEmpty() ? 32 : Integer.parseInt(rt.args().get(0));
-            double tEnd = rt.args().size() > 1 ? Double.parseDouble(rt.args().get(1)) : 0.02;
+            ProgramOptions options = ProgramOptions.of("Heat3D", "Hybrid 3D heat equation on the unit cube, checked against the exact solution.")
+                    .add("n", 32, "interior grid points per side (global)")
+                    .add("t-end", 0.02, "simulated time");
+            if (!options.parse(rt)) {
+                return;
+            }
+            int n = options.getInt("n");
+            double tEnd = options.getDouble("t-end");
             double error = solve(rt.world(), rt.team(), n, tEnd, true);
             if (error > 0.01) {
                 throw new IllegalStateException("Heat3D: relative error " + error + " above 1%");
@@ -40,11 +48,11 @@ public final class Heat3D {
 
     /** Solves on an n^3 interior grid up to tEnd; returns the relative max error against the exact solution. */
     static double solve(Comm world, Team team, int n, double tEnd, boolean report) {
-        CartComm grid = world.createCart(CartComm.dimsCreate(world.size(), new int[3]), new boolean[3], false);
+        CartComm grid = world.createCart(3);
         BlockDecomposition block = BlockDecomposition.of(new int[] {n, n, n}, grid);
         int[] e = block.extent();
         int[] off = block.offset();
-        HaloExchange halo = HaloExchange.create(grid, e, 1, false);
+        HaloExchange halo = HaloExchange.create(grid, e, 1, HaloExchange.Shape.FACES);
         double h = 1.0 / (n + 1);
         double dt = h * h / 8;
         int steps = (int) Math.ceil(tEnd / dt);

@@ -3,6 +3,7 @@ package dev.tessera.examples;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
+import dev.tessera.runtime.ProgramOptions;
 import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 
@@ -14,7 +15,8 @@ import dev.tessera.runtime.Tessera;
  * allreduce gives the global residual. At the end the program compares the result with
  * the analytic solution: the error must be of the order of the discretisation error h².
  *
- * <p>Usage: {@code tessera run -np 4 -cp examples/target/classes dev.tessera.examples.Jacobi2D [N] [tolerance]}
+ * <p>Usage: {@code tessera run -np 4 -cp examples/target/classes dev.tessera.examples.Jacobi2D [-n N] [-tolerance TOL]}
+ * ({@code --help} lists the options; TESSERA_N and TESSERA_TOLERANCE set them from the environment).
  */
 public final class Jacobi2D {
 
@@ -23,10 +25,13 @@ public final class Jacobi2D {
 
     public static void main(String[] args) {
         try (Session rt = Tessera.init(args)) {
-            Comm world = rt.world();
-            int n = rt.args().isEmpty() ? 64 : Integer.parseInt(rt.args().get(0));
-            double tolerance = rt.args().size() > 1 ? Double.parseDouble(rt.args().get(1)) : 1e-9;
-            solve(world, n, tolerance);
+            ProgramOptions options = ProgramOptions.of("Jacobi2D", "2D Poisson equation by Jacobi iteration, rows split over ranks.")
+                    .add("n", 64, "interior grid points per side")
+                    .add("tolerance", 1e-9, "stop when the residual falls below this");
+            if (!options.parse(rt)) {
+                return;
+            }
+            solve(rt.world(), options.getInt("n"), options.getDouble("tolerance"));
         }
     }
 

@@ -72,6 +72,11 @@ final class CollectiveChannel {
 
     void await(DeviceRequest r) {
         device.await(r);
+        check(r);
+    }
+
+    /** Throws the error of a completed transfer as an error of this collective, naming it. */
+    void check(DeviceRequest r) {
         RuntimeException e = r.error();
         if (e != null) {
             ErrorClass cls = e instanceof TesseraException te ? te.errorClass() : ErrorClass.INTERN;

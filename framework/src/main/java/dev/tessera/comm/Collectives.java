@@ -5,15 +5,17 @@ import dev.tessera.TesseraException;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.NativeCollectives;
 import java.lang.foreign.MemorySegment;
-import java.util.function.Consumer;
 
 /**
  * The collective operations of one communicator: argument checks, the choice of
  * algorithm, and the call of that algorithm over a {@link CollectiveChannel}. Algorithms
- * live in the {@code *Algorithms} classes, one static method each; the decision table
- * (by message size, rank count and operation) lives here, apart from them, in the
- * {@code choose*} methods. A name forced through {@link CollectiveTuning} wins over the
- * table; non-commutative reductions always get an order-safe algorithm.
+ * live in the {@code *Algorithms} classes, one static method each; the decision tables
+ * (by message size, rank count and operation) live apart from both, one class per
+ * collective family ({@link BarrierDecision}, {@link BcastDecision}, {@link GatherDecision},
+ * {@link AllgatherDecision}, {@link AlltoallDecision}, {@link ReduceDecision}), as Open MPI
+ * keeps coll_tuned_decision_fixed.c apart from coll_base_*.c. A name forced through
+ * {@link CollectiveTuning} wins over the table; non-commutative reductions always get an
+ * order-safe algorithm.
  *
  * <p>Algorithm names: barrier {dissemination}; bcast {binomial, scatter_allgather};
  * reduce {binomial}; allreduce {recursive_doubling, rabenseifner, ring};
@@ -23,35 +25,18 @@ import java.util.function.Consumer;
  * recursive doubling; reduce_scatter uses reduce then scatterv.
  *
  * <p>Every collective opens exactly one channel, which draws the call's tag in program
- * order; nonblocking collectives draw it on the caller's thread (see {@link #nonblocking}).
+ * order; nonblocking collectives ({@link NonblockingCollectives}) draw it when they start.
  */
 final class Collectives {
 
-    /** Below this many bytes broadcasts use the binomial tree. */
-    static final long BCAST_SHORT = 12 * 1024;
-    /** Below this many bytes allreduce uses recursive doubling. */
-    static final long ALLREDUCE_SHORT = 8 * 1024;
-    /** From this many bytes allreduce uses the ring instead of Rabenseifner. */
-    static final long ALLREDUCE_LONG = 1 << 20;
-    /** Below this total size allgather uses Bruck. */
-    static final long ALLGATHER_SHORT = 64 * 1024;
-    /** Below this block size alltoall posts everything at once. */
-    static final long ALLTOALL_SHORT = 256;
 
     final Comm comm;
-    private final int fixedTag;
-
     Collectives(Comm comm) {
-        this(comm, -1);
-    }
-
-    private Collectives(Comm comm, int fixedTag) {
         this.comm = comm;
-        this.fixedTag = fixedTag;
     }
 
     CollectiveChannel channel(String call, Datatype type) {
-        int tag = fixedTag >= 0 ? fixedTag : comm.nextCollectiveTag();
+        int tag = comm.nextCollectiveTag();
         return new CollectiveChannel(comm, call, tag, type);
     }
 
@@ -73,13 +58,11 @@ final class Collectives {
      * The library's own collectives (mpi device with native collectives on), when the device
      * offers them for this element type and operation and no Tessera algorithm is forced;
      * else null. The answer depends only on arguments every rank shares, so all ranks agree.
-     * Nonblocking collectives (on helper threads, in no fixed order between threads) keep
-     * Tessera's tagged algorithms: a library's blocking collectives on one communicator must
-     * be called in the same order on every rank.
+     * Nonblocking collectives keep Tessera's schedules (NonblockingCollectives).
      */
     NativeCollectives nativeFor(String collective, Datatype type, Op op, long count) {
         NativeCollectives n = comm.env.device.nativeCollectives();
-        if (n == null || fixedTag >= 0 || size() < 2 || count <= 0 || type == Datatype.OBJECT || comm.env.tuning.forced(collective) != null) {
+        if (n == null || size() < 2 || count <= 0 || type == Datatype.OBJECT || comm.env.tuning.forced(collective) != null) {
             return null;
         }
         int opCode = op == null ? -1 : op.nativeCode();
@@ -105,7 +88,7 @@ final class Collectives {
             lib.barrier(comm.context);
             return;
         }
-        String alg = algorithm("barrier", "dissemination");
+        String alg = algorithm("barrier", BarrierDecision.choose(size()));
         switch (alg) {
             case "dissemination" -> BarrierAlgorithms.dissemination(ch);
             default -> throw unknownAlgorithm("barrier", alg, "dissemination");
@@ -122,8 +105,7 @@ final class Collectives {
         if (lib != null) {
             lib.bcast(data, buffer.count(), buffer.type().code(), root, comm.context);
         } else if (size() > 1 && data.byteSize() > 0) {
-            boolean large = data.byteSize() >= BCAST_SHORT && buffer.count() >= size() && size() > 2;
-            String alg = algorithm("bcast", large ? "scatter_allgather" : "binomial");
+            String alg = algorithm("bcast", BcastDecision.choose(data.byteSize(), buffer.count(), size()));
             switch (alg) {
                 case "binomial" -> BroadcastAlgorithms.binomial(ch, data, root);
                 case "scatter_allgather" -> BroadcastAlgorithms.scatterAllgather(ch, data, root, buffer.type().byteSize());
@@ -145,7 +127,7 @@ final class Collectives {
         CollectiveChannel ch = channel(call, send.type());
         MemorySegment mine = send.sendSegment();
         NativeCollectives lib = nativeFor("gather", send.type(), null, send.count());
-        String alg = lib != null ? "native" : algorithm("gather", "binomial");
+        String alg = lib != null ? "native" : algorithm("gather", GatherDecision.gather(mine.byteSize(), size()));
         switch (alg) {
             case "native" -> lib.gather(mine, result == null ? null : result.receiveSegment(), send.count(),
                     send.type().code(), root, comm.context);
@@ -187,7 +169,7 @@ final class Collectives {
         MemorySegment mine = recv.receiveSegment();
         MemorySegment all = source == null ? null : source.sendSegment();
         NativeCollectives lib = nativeFor("scatter", recv.type(), null, recv.count());
-        String alg = lib != null ? "native" : algorithm("scatter", "binomial");
+        String alg = lib != null ? "native" : algorithm("scatter", GatherDecision.scatter(mine.byteSize(), size()));
         switch (alg) {
             case "native" -> lib.scatter(all, mine, recv.count(), recv.type().code(), root, comm.context);
             case "binomial" -> GatherAlgorithms.binomialScatter(ch, all, mine, root);
@@ -236,7 +218,7 @@ final class Collectives {
         if (lib != null) {
             lib.allgather(null, data, block, recv.type().code(), comm.context);
         } else if (size() > 1 && block > 0) {
-            String alg = algorithm("allgather", data.byteSize() < ALLGATHER_SHORT ? "bruck" : "ring");
+            String alg = algorithm("allgather", AllgatherDecision.choose(data.byteSize(), size()));
             switch (alg) {
                 case "ring" -> AllgatherAlgorithms.ring(ch, data, mine.byteSize());
                 case "bruck" -> AllgatherAlgorithms.bruck(ch, data, mine.byteSize());
@@ -271,7 +253,7 @@ final class Collectives {
         MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
         CollectiveChannel ch = channel(call, recv.type());
         NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
-        String alg = lib != null ? "native" : algorithm("alltoall", blockBytes < ALLTOALL_SHORT ? "linear" : "pairwise");
+        String alg = lib != null ? "native" : algorithm("alltoall", AlltoallDecision.choose(blockBytes, size()));
         switch (alg) {
             case "native" -> lib.alltoall(send.sendSegment(), recv.receiveSegment(), block, recv.type().code(), comm.context);
             case "pairwise" -> AlltoallAlgorithms.pairwise(ch, out, in);
@@ -294,25 +276,6 @@ final class Collectives {
     }
 
     // ------------------------------------------------------------------ nonblocking
-
-    /**
-     * Runs a blocking collective on a helper thread of the rank. Its tag is drawn here,
-     * on the caller's thread in program order, so it cannot mix with the communicator's
-     * other collectives; the caller has done the thread-level check.
-     */
-    Request nonblocking(String call, Consumer<Collectives> body) {
-        DeviceRequest done = new DeviceRequest(DeviceRequest.Kind.SEND);
-        Collectives self = new Collectives(comm, comm.nextCollectiveTag());
-        comm.env.nonblockingCollectives().execute(() -> {
-            try {
-                body.accept(self);
-                done.completeSend();
-            } catch (RuntimeException e) {
-                done.complete(Comm.PROC_NULL, Comm.ANY_TAG, 0, 0, e);
-            }
-        });
-        return new Request(comm, call, done, null);
-    }
 
     /** The reductions of this communicator, sharing this object's tag policy. */
     Reductions reductions() {

@@ -2,6 +2,7 @@ package dev.tessera.comm;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
+import dev.tessera.internal.CommAccess;
 import dev.tessera.device.Device;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
@@ -41,6 +42,7 @@ public class Comm {
     private final AtomicInteger collectiveSequence = new AtomicInteger();
     private volatile boolean freed;
     private Collectives collectives;
+    private ObjectReceiveQueue objectReceives;
 
     Comm(RankEnvironment env, Group group, int context) {
         this.env = env;
@@ -52,12 +54,42 @@ public class Comm {
         }
     }
 
+    static {
+        CommAccess.register(new CommAccess() {
+            @Override
+            public Comm createWorld(Device device, ThreadLevel level, CollectiveTuning tuning, String nodeName) {
+                return Comm.createWorld(device, level, tuning, nodeName);
+            }
+
+            @Override
+            public void releaseRank(Comm world) {
+                world.releaseRank();
+            }
+
+            @Override
+            public byte[] encodeObject(Object value, String where) {
+                return ObjectCodec.encode(value, where);
+            }
+
+            @Override
+            public Object decodeObject(byte[] data, String where) {
+                return ObjectCodec.decode(data, where);
+            }
+
+            @Override
+            public void reduce(Op op, java.lang.foreign.MemorySegment in, java.lang.foreign.MemorySegment inout, int count,
+                    Datatype type) {
+                op.apply(in, inout, count, type);
+            }
+        });
+    }
+
     /**
-     * The world communicator of a rank; called once per rank by the runtime. Contexts 0-1
-     * belong to the world, 2-3 to the self communicator.
+     * The world communicator of a rank; called once per rank by the runtime (through
+     * {@link CommAccess}). Contexts 0-1 belong to the world, 2-3 to the self communicator.
      */
-    public static Comm createWorld(Device device, ThreadLevel level, CollectiveTuning tuning) {
-        RankEnvironment env = new RankEnvironment(device, level, Thread.currentThread(), 4, tuning);
+    static Comm createWorld(Device device, ThreadLevel level, CollectiveTuning tuning, String nodeName) {
+        RankEnvironment env = new RankEnvironment(device, level, Thread.currentThread(), 4, tuning, nodeName);
         return new Comm(env, Group.range(device.size()), 0);
     }
 
@@ -249,6 +281,26 @@ public class Comm {
         return new Request(this, call, op, null);
     }
 
+    /**
+     * Starts a receive of an object sent with {@link #sendObject} or {@link #isendObject}
+     * (nonblocking): {@code irecvObject(source, tag).get()} waits and returns it. Object
+     * receives are matched in the order they were posted, as MPI matches receives.
+     */
+    public <T> ObjectRequest<T> irecvObject(int source, int tag) {
+        String call = "Comm.irecvObject";
+        checkCall(call);
+        checkSource(call, source);
+        checkReceiveTag(call, tag);
+        return ObjectRequest.post(this, call, objectReceives(), source, tag);
+    }
+
+    private synchronized ObjectReceiveQueue objectReceives() {
+        if (objectReceives == null) {
+            objectReceives = new ObjectReceiveQueue(this);
+        }
+        return objectReceives;
+    }
+
     /** Receives an object sent with {@link #sendObject}. */
     public <T> T recvObject(int source, int tag) {
         return this.<T>recvObjectWithStatus(source, tag).value();
@@ -264,6 +316,22 @@ public class Comm {
         if (source == PROC_NULL) {
             return new Received<>(null, Status.EMPTY);
         }
+        ObjectReceiveQueue queue;
+        synchronized (this) {
+            queue = objectReceives;
+        }
+        if (queue != null && queue.hasPending()) {
+            // earlier nonblocking object receives come first: match through their queue
+            ObjectRequest<T> r = ObjectRequest.post(this, call, queue, source, tag);
+            Status st = r.await();
+            return new Received<>(r.value(), st);
+        }
+        return receiveObjectNow(source, tag, call);
+    }
+
+    /** Receives the first arrived object message matching (source, tag), waiting for one (no queue). */
+    @SuppressWarnings("unchecked")
+    <T> Received<T> receiveObjectNow(int source, int tag, String call) {
         int idle = 0;
         IncomingMessage m;
         while ((m = env.device.improbe(worldSource(source), tag, context)) == null) {
@@ -519,23 +587,103 @@ public class Comm {
         collectives().alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
+    // ------------------------------------------------------------------ nonblocking collectives
+    //
+    // MPI-3's MPI_I* collectives: each returns at once with a Request; the buffers must not be
+    // touched until it completes. They run as schedules of nonblocking point-to-point rounds
+    // (NonblockingCollectives), advanced whenever the request is tested or waited for: start
+    // one, compute, then wait, and the transfers overlap the computation. Several may be in
+    // flight on one communicator; every rank must start them in the same order.
+
+    private NonblockingCollectives nonblocking(String call) {
+        checkCall(call);
+        return new NonblockingCollectives(this);
+    }
+
     /** Nonblocking barrier. */
     public Request ibarrier() {
-        checkCall("Comm.ibarrier");
-        return collectives().nonblocking("Comm.ibarrier", Collectives::barrier);
+        return nonblocking("Comm.ibarrier").ibarrier();
     }
 
-    /** Nonblocking broadcast; the buffer must not be touched until the request completes. */
+    /** Nonblocking broadcast. */
     public Request ibcast(Buffer buffer, int root) {
-        checkCall("Comm.ibcast");
-        return collectives().nonblocking("Comm.ibcast", c -> c.bcast(buffer, root));
+        return nonblocking("Comm.ibcast").ibcast(buffer, root);
     }
 
-    /** Nonblocking allreduce; the buffers must not be touched until the request completes. */
+    /** Nonblocking reduce to {@code root} ({@code recv} is only used there). */
+    public Request ireduce(Buffer send, Buffer recv, Op op, int root) {
+        requireNonNullSend("Comm.ireduce", send);
+        return nonblocking("Comm.ireduce").ireduce(send, recv, op, root);
+    }
+
+    /** Nonblocking allreduce. */
     public Request iallreduce(Buffer send, Buffer recv, Op op) {
-        checkCall("Comm.iallreduce");
         requireNonNullSend("Comm.iallreduce", send);
-        return collectives().nonblocking("Comm.iallreduce", c -> c.reductions().allreduce(send, recv, op));
+        return nonblocking("Comm.iallreduce").iallreduce(send, recv, op);
+    }
+
+    /** Nonblocking reduce-scatter with equal blocks: rank r gets block r of the reduction. */
+    public Request ireduceScatterBlock(Buffer send, Buffer recv, Op op) {
+        requireNonNullSend("Comm.ireduceScatterBlock", send);
+        return nonblocking("Comm.ireduceScatterBlock").ireduceScatterBlock(send, recv, op);
+    }
+
+    /** Nonblocking reduce-scatter: rank r gets {@code recvCounts[r]} elements of the reduction. */
+    public Request ireduceScatter(Buffer send, Buffer recv, int[] recvCounts, Op op) {
+        requireNonNullSend("Comm.ireduceScatter", send);
+        return nonblocking("Comm.ireduceScatter").ireduceScatter(send, recv, recvCounts, op);
+    }
+
+    /** Nonblocking inclusive prefix reduction. */
+    public Request iscan(Buffer send, Buffer recv, Op op) {
+        requireNonNullSend("Comm.iscan", send);
+        return nonblocking("Comm.iscan").scan(send, recv, op, false);
+    }
+
+    /** Nonblocking exclusive prefix reduction ({@code recv} is left as it is on rank 0). */
+    public Request iexscan(Buffer send, Buffer recv, Op op) {
+        requireNonNullSend("Comm.iexscan", send);
+        return nonblocking("Comm.iexscan").scan(send, recv, op, true);
+    }
+
+    /** Nonblocking gather to {@code root} ({@code recv} is only used there). */
+    public Request igather(Buffer send, Buffer recv, int root) {
+        return nonblocking("Comm.igather").igather(send, recv, root);
+    }
+
+    /** Nonblocking gather of varying counts. */
+    public Request igatherv(Buffer send, Buffer recv, int[] counts, int[] displs, int root) {
+        return nonblocking("Comm.igatherv").igatherv(send, recv, counts, displs, root);
+    }
+
+    /** Nonblocking scatter from {@code root} ({@code send} is only used there). */
+    public Request iscatter(Buffer send, Buffer recv, int root) {
+        return nonblocking("Comm.iscatter").iscatter(send, recv, root);
+    }
+
+    /** Nonblocking scatter of varying counts. */
+    public Request iscatterv(Buffer send, int[] counts, int[] displs, Buffer recv, int root) {
+        return nonblocking("Comm.iscatterv").iscatterv(send, counts, displs, recv, root);
+    }
+
+    /** Nonblocking allgather. */
+    public Request iallgather(Buffer send, Buffer recv) {
+        return nonblocking("Comm.iallgather").iallgather(send, recv);
+    }
+
+    /** Nonblocking allgather of varying counts. */
+    public Request iallgatherv(Buffer send, Buffer recv, int[] counts, int[] displs) {
+        return nonblocking("Comm.iallgatherv").iallgatherv(send, recv, counts, displs);
+    }
+
+    /** Nonblocking all-to-all (FT's transpose, overlapped with computation). */
+    public Request ialltoall(Buffer send, Buffer recv) {
+        return nonblocking("Comm.ialltoall").ialltoall(send, recv);
+    }
+
+    /** Nonblocking all-to-all of varying counts. */
+    public Request ialltoallv(Buffer send, int[] sendCounts, int[] sendDispls, Buffer recv, int[] recvCounts, int[] recvDispls) {
+        return nonblocking("Comm.ialltoallv").ialltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
     /** Sends {@code value} from the root to every rank; returns it on every rank. */
@@ -627,6 +775,53 @@ public class Comm {
         return CommCreation.cart(this, dims, periods);
     }
 
+    /**
+     * A Cartesian communicator over all ranks of this one in {@code ndims} dimensions, not
+     * periodic, with the dimensions balanced as {@link CartComm#dimsCreate} balances them
+     * (collective): {@code world.createCart(3)} for a 3D domain decomposition.
+     */
+    public CartComm createCart(int ndims) {
+        return createCart(ndims, false);
+    }
+
+    /** As {@link #createCart(int)}, periodic in every dimension when {@code periodic}. */
+    public CartComm createCart(int ndims, boolean periodic) {
+        checkCall("Comm.createCart");
+        if (ndims < 1) {
+            throw new TesseraException(ErrorClass.DIMS, where("Comm.createCart") + ": ndims must be at least 1, got " + ndims);
+        }
+        boolean[] periods = new boolean[ndims];
+        java.util.Arrays.fill(periods, periodic);
+        return CommCreation.cart(this, CartComm.dimsCreate(size(), new int[ndims]), periods);
+    }
+
+    /**
+     * The ranks of this communicator that share this rank's node (shared memory), in rank
+     * order, as MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) gives them (collective). Nodes are
+     * told apart by name: the host name, or TESSERA_NODE where the launcher set one.
+     * For one rank per GPU or one I/O aggregator per node.
+     */
+    public Comm splitByNode() {
+        checkCall("Comm.splitByNode");
+        int[] map = nodeMap();
+        return split(map[rank], rank);
+    }
+
+    /**
+     * The node of every rank of this communicator (collective): {@code nodeMap()[r]} is the
+     * index of rank r's node, nodes numbered 0, 1, ... in the order of their lowest rank.
+     */
+    public int[] nodeMap() {
+        checkCall("Comm.nodeMap");
+        java.util.List<String> names = allgatherObject(env.nodeName);
+        int[] map = new int[names.size()];
+        java.util.Map<String, Integer> index = new java.util.HashMap<>();
+        for (int r = 0; r < map.length; r++) {
+            map[r] = index.computeIfAbsent(names.get(r), k -> index.size());
+        }
+        return map;
+    }
+
     // ------------------------------------------------------------------ collective plumbing
 
     /** The collective engine of this communicator (created on first use). */
@@ -668,7 +863,7 @@ public class Comm {
      * Releases the rank's communication resources (threads of nonblocking collectives);
      * called on the world communicator by the runtime when the rank closes.
      */
-    public void releaseRank() {
+    void releaseRank() {
         if (context != 0) {
             throw new TesseraException(ErrorClass.COMM, where("Comm.releaseRank") + ": only the world communicator can release the rank");
         }

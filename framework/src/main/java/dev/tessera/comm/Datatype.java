@@ -1,5 +1,6 @@
 package dev.tessera.comm;
 
+import dev.tessera.device.WireCodes;
 import java.lang.foreign.ValueLayout;
 
 /**
@@ -8,23 +9,31 @@ import java.lang.foreign.ValueLayout;
  * silently reinterpreting bytes. {@link #BYTE} receives accept any type (raw bytes).
  */
 public enum Datatype {
-    BYTE(ValueLayout.JAVA_BYTE),
-    BOOLEAN(ValueLayout.JAVA_BYTE),
-    CHAR(ValueLayout.JAVA_CHAR_UNALIGNED),
-    SHORT(ValueLayout.JAVA_SHORT_UNALIGNED),
-    INT(ValueLayout.JAVA_INT_UNALIGNED),
-    LONG(ValueLayout.JAVA_LONG_UNALIGNED),
-    FLOAT(ValueLayout.JAVA_FLOAT_UNALIGNED),
-    DOUBLE(ValueLayout.JAVA_DOUBLE_UNALIGNED),
+    BYTE(ValueLayout.JAVA_BYTE, WireCodes.TYPE_BYTE),
+    BOOLEAN(ValueLayout.JAVA_BYTE, WireCodes.TYPE_BOOLEAN),
+    CHAR(ValueLayout.JAVA_CHAR_UNALIGNED, WireCodes.TYPE_CHAR),
+    SHORT(ValueLayout.JAVA_SHORT_UNALIGNED, WireCodes.TYPE_SHORT),
+    INT(ValueLayout.JAVA_INT_UNALIGNED, WireCodes.TYPE_INT),
+    LONG(ValueLayout.JAVA_LONG_UNALIGNED, WireCodes.TYPE_LONG),
+    FLOAT(ValueLayout.JAVA_FLOAT_UNALIGNED, WireCodes.TYPE_FLOAT),
+    DOUBLE(ValueLayout.JAVA_DOUBLE_UNALIGNED, WireCodes.TYPE_DOUBLE),
     /** Serialized Java objects. */
-    OBJECT(ValueLayout.JAVA_BYTE);
+    OBJECT(ValueLayout.JAVA_BYTE, WireCodes.TYPE_OBJECT);
 
-    private static final Datatype[] BY_CODE = values();
+    private static final Datatype[] BY_CODE = new Datatype[WireCodes.TYPE_OBJECT + 1];
+
+    static {
+        for (Datatype t : values()) {
+            BY_CODE[t.code] = t;
+        }
+    }
 
     private final ValueLayout layout;
+    private final int code;
 
-    Datatype(ValueLayout layout) {
+    Datatype(ValueLayout layout, int code) {
         this.layout = layout;
+        this.code = code;
     }
 
     /** Size of one element in bytes. */
@@ -37,9 +46,9 @@ public enum Datatype {
         return layout;
     }
 
-    /** The code carried in envelopes. */
+    /** The code carried in envelopes and handed to native libraries ({@link WireCodes}). */
     int code() {
-        return ordinal();
+        return code;
     }
 
     static Datatype ofCode(int code) {

@@ -61,9 +61,21 @@ public final class Op {
         this.name = name;
     }
 
-    /** The code of a built-in operation a library can run (SUM 0 .. BXOR 9), or -1 (MINLOC, MAXLOC, user). */
+    /** The {@link dev.tessera.device.WireCodes} code of a built-in operation a library can run, or OP_NONE (MINLOC, MAXLOC, user). */
     int nativeCode() {
-        return kind.ordinal() <= Kind.BXOR.ordinal() ? kind.ordinal() : -1;
+        return switch (kind) {
+            case SUM -> dev.tessera.device.WireCodes.OP_SUM;
+            case PROD -> dev.tessera.device.WireCodes.OP_PROD;
+            case MIN -> dev.tessera.device.WireCodes.OP_MIN;
+            case MAX -> dev.tessera.device.WireCodes.OP_MAX;
+            case LAND -> dev.tessera.device.WireCodes.OP_LAND;
+            case LOR -> dev.tessera.device.WireCodes.OP_LOR;
+            case LXOR -> dev.tessera.device.WireCodes.OP_LXOR;
+            case BAND -> dev.tessera.device.WireCodes.OP_BAND;
+            case BOR -> dev.tessera.device.WireCodes.OP_BOR;
+            case BXOR -> dev.tessera.device.WireCodes.OP_BXOR;
+            case MINLOC, MAXLOC, USER -> dev.tessera.device.WireCodes.OP_NONE;
+        };
     }
 
     /** A user operation over whole vectors. */

@@ -91,7 +91,7 @@ final class Reductions {
         }
         MemorySegment data = load(send, recv);
         if (c.size() > 1 && recv.count() > 0) {
-            String alg = c.algorithm("allreduce", chooseAllreduce(data.byteSize(), recv.count(), op));
+            String alg = c.algorithm("allreduce", ReduceDecision.allreduce(data.byteSize(), recv.count(), op.isCommutative(), c.size()));
             switch (alg) {
                 case "recursive_doubling" -> AllreduceAlgorithms.recursiveDoubling(ch, data, recv.count(), op);
                 case "rabenseifner" -> orderSafe(op, ch, data, recv.count(),
@@ -102,13 +102,6 @@ final class Reductions {
             }
         }
         recv.received(data.byteSize());
-    }
-
-    private String chooseAllreduce(long bytes, int count, Op op) {
-        if (!op.isCommutative() || bytes < Collectives.ALLREDUCE_SHORT || count < c.size()) {
-            return "recursive_doubling";
-        }
-        return bytes < Collectives.ALLREDUCE_LONG ? "rabenseifner" : "ring";
     }
 
     /** Runs a reassociating algorithm, or recursive doubling when the operation is not commutative. */
@@ -134,7 +127,7 @@ final class Reductions {
             lib.reduce(isRoot ? null : data, isRoot ? data : null, work.count(), work.type().code(), op.nativeCode(), root,
                     comm.context);
         } else if (c.size() > 1 && work.count() > 0) {
-            String alg = c.algorithm("reduce", "binomial");
+            String alg = c.algorithm("reduce", ReduceDecision.reduce(data.byteSize(), c.size()));
             switch (alg) {
                 case "binomial" -> ReduceAlgorithms.binomial(ch, data, work.count(), op, root);
                 default -> throw c.unknownAlgorithm("reduce", alg, "binomial");
@@ -182,7 +175,7 @@ final class Reductions {
         long blockBytes = recv.byteSize();
         NativeCollectives lib = c.nativeFor("reduce_scatter_block", recv.type(), op, recv.count());
         String alg = lib != null ? "native"
-                : c.algorithm("reduce_scatter_block", op.isCommutative() ? "ring" : "reduce_scatter");
+                : c.algorithm("reduce_scatter_block", ReduceDecision.reduceScatterBlock(op.isCommutative()));
         if (alg.equals("ring") && !op.isCommutative()) {
             alg = "reduce_scatter";
         }

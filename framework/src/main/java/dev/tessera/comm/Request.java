@@ -23,15 +23,26 @@ public class Request {
     private final String call;
     private final DeviceRequest op;
     private final Buffer receiveBuffer;
+    /** Advances an operation that runs in steps (a collective schedule); true once done. Null for plain transfers. */
+    private final java.util.function.BooleanSupplier stepper;
     private Status status;
     private TesseraException error;
     private boolean finished;
 
     Request(Comm comm, String call, DeviceRequest op, Buffer receiveBuffer) {
+        this(comm, call, op, receiveBuffer, null);
+    }
+
+    Request(Comm comm, String call, DeviceRequest op, Buffer receiveBuffer, java.util.function.BooleanSupplier stepper) {
         this.comm = comm;
         this.call = call;
         this.op = op;
         this.receiveBuffer = receiveBuffer;
+        this.stepper = stepper;
+    }
+
+    Comm comm() {
+        return comm;
     }
 
     /** A request that is already complete (operations on PROC_NULL). */
@@ -45,7 +56,14 @@ public class Request {
 
     /** Blocks until the operation completes; returns its status. */
     public Status await() {
-        if (!op.isComplete()) {
+        if (stepper != null) {
+            for (int idle = 0; !stepper.getAsBoolean(); idle++) {
+                if (!comm.device().progress()) {
+                    comm.device().checkHealthy();
+                    dev.tessera.device.IdleStrategy.backoff().idle(idle);
+                }
+            }
+        } else if (!op.isComplete()) {
             comm.device().await(op);
         }
         return finish();
@@ -53,6 +71,9 @@ public class Request {
 
     /** True if the operation has completed (errors are thrown here). */
     public boolean test() {
+        if (stepper != null) {
+            stepper.getAsBoolean();
+        }
         if (!op.isComplete()) {
             comm.device().progress();
             if (!op.isComplete()) {
@@ -84,7 +105,11 @@ public class Request {
         return !op.isComplete() && comm.device().cancel(op);
     }
 
-    /** A future completed (on a pool thread, not the completing rank's) when this request completes. */
+    /**
+     * A future completed (on a pool thread, not the completing rank's) when this request
+     * completes. A nonblocking collective advances only when its request is tested or
+     * waited for: keep calling {@link #test} (or wait) for its future to complete.
+     */
     public CompletableFuture<Status> toFuture() {
         CompletableFuture<Status> future = new CompletableFuture<>();
         op.whenComplete(() -> ForkJoinPool.commonPool().execute(() -> {
@@ -157,20 +182,20 @@ public class Request {
         }
         int idle = 0;
         while (true) {
-            boolean any = false;
+            Request pending = null;
             for (int i = 0; i < requests.length; i++) {
                 Request r = requests[i];
                 if (r != null) {
-                    any = true;
+                    pending = r;
                     if (r.test()) {
                         return i;
                     }
                 }
             }
-            if (!any) {
-                return -1;
+            if (pending == null) {
+                return -1;   // every slot null: nothing to wait for (MPI_UNDEFINED)
             }
-            requests[0].comm.device().checkHealthy();
+            pending.comm.device().checkHealthy();
             dev.tessera.device.IdleStrategy.backoff().idle(idle++);
         }
     }

@@ -9,6 +9,10 @@ import dev.tessera.TesseraException;
  */
 public final class JobFailure {
 
+    /** A job that has not failed. */
+    public JobFailure() {
+    }
+
     private volatile TesseraException failure;
 
     /** Records that {@code rank} failed with {@code cause}; keeps the first report only. */

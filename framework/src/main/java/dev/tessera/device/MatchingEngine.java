@@ -22,6 +22,10 @@ import java.util.function.Supplier;
  */
 public final class MatchingEngine {
 
+    /** An engine with no receive posted and no message arrived. */
+    public MatchingEngine() {
+    }
+
     private final Map<Integer, Queues> contexts = new HashMap<>();
     private int cachedContext = Integer.MIN_VALUE;
     private Queues cachedQueues;

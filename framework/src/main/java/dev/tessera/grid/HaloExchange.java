@@ -4,51 +4,98 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.CartComm;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Request;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * Ghost-cell exchange for a 1D, 2D or 3D block of a Cartesian grid (AMReX's
- * FillBoundary in one call). The local array holds the interior with {@code ghost}
- * layers on every side, row-major (last dimension fastest): padded extent
- * {@code interior[d] + 2 * ghost}, interior at padded indices {@code [ghost, ghost + interior[d])}.
- * Neighbours and periodicity come from the {@link CartComm}; at a non-periodic edge the
- * ghost layer is left as it is (boundary conditions are the caller's).
+ * Ghost-cell exchange for a 1D, 2D or 3D block of a Cartesian grid (AMReX's FillBoundary in
+ * one call), for one or several fields at once. Every field has the same local layout: the
+ * interior with {@code ghost} layers on every side, row-major (last dimension fastest):
+ * padded extent {@code interior[d] + 2 * ghost}, interior at padded indices
+ * {@code [ghost, ghost + interior[d])}, flat index {@link #index(int, int, int)}. Fields may
+ * be {@code double[]}, {@code float[]} or native {@link MemorySegment}s of doubles or floats
+ * ({@link Field}). Neighbours and periodicity come from the {@link CartComm}; at a
+ * non-periodic edge the ghost layer is left as it is (boundary conditions are the caller's).
  *
- * <p>Faces only (the default): every dimension's two slabs are exchanged at once, over
- * the interior range of the other dimensions. With corners, dimensions are exchanged
- * one after the other, each over the full padded range of the dimensions done before,
- * so edge and corner ghosts fill through two or three hops, as in MPI codes that
- * exchange x, then y including the x ghosts, and so on.
+ * <p>{@link Shape#FACES} (what a 7-point stencil needs): every dimension's two slabs are
+ * exchanged at once, over the interior range of the other dimensions.
+ * {@link Shape#FACES_EDGES_CORNERS} (27-point stencils): dimensions are exchanged one after
+ * the other, each over the full padded range of the dimensions done before, so edge and
+ * corner ghosts fill through two or three hops, as MPI codes exchange x, then y including
+ * the x ghosts, and so on.
  *
- * <p>{@link #begin} packs and posts the messages and returns; interior work that needs no
- * ghost can run before {@link Pending#finish}, which waits and unpacks (for corners it
- * also does the dimensions after the first). One exchange per HaloExchange may be in
- * flight at a time: its message buffers are reused from step to step.
+ * <p>All fields of one exchange travel in one message per neighbour and direction. The
+ * exchange runs on a duplicate of the grid communicator made at {@link #create} (so creating
+ * one is collective over the grid), so its messages never meet the user's on the grid's
+ * tags. {@link #begin} packs and posts and returns; interior work that needs no ghost can run
+ * before {@link Pending#finish}, which waits and unpacks (for edges and corners it also does
+ * the dimensions after the first). One exchange per HaloExchange may be in flight at a time:
+ * its message buffers are reused from step to step.
  */
 public final class HaloExchange {
 
-    private static final int TAG_BASE = 1_000_000;
+    /** Which ghost cells an exchange fills. */
+    public enum Shape {
+        /** Face ghosts only (a 7-point stencil in 3D, 5-point in 2D). */
+        FACES,
+        /** Faces, edges and corners (a 27-point stencil in 3D, 9-point in 2D). */
+        FACES_EDGES_CORNERS
+    }
 
-    private final CartComm grid;
+    /** One field of an exchange: an array or a native segment of doubles or floats in the exchange's layout. */
+    public static final class Field {
+        final MemorySegment data;
+        final int elementBytes;
+        final long elements;
+
+        private Field(MemorySegment data, int elementBytes) {
+            this.data = data;
+            this.elementBytes = elementBytes;
+            this.elements = data.byteSize() / elementBytes;
+        }
+
+        public static Field of(double[] values) {
+            return new Field(MemorySegment.ofArray(values), Double.BYTES);
+        }
+
+        public static Field of(float[] values) {
+            return new Field(MemorySegment.ofArray(values), Float.BYTES);
+        }
+
+        /** A segment of doubles (native memory: pinned host buffers, files mapped into memory). */
+        public static Field ofDoubles(MemorySegment values) {
+            return new Field(values, Double.BYTES);
+        }
+
+        /** A segment of floats. */
+        public static Field ofFloats(MemorySegment values) {
+            return new Field(values, Float.BYTES);
+        }
+    }
+
+    private static final int TAG_UP = 0;
+    private static final int TAG_DOWN = 1;
+
+    private final Comm comm;
     private final int ndims;
     private final int ghost;
-    private final boolean corners;
+    private final Shape shape;
     /** Interior and padded extents, padded to three dimensions with extent 1 and no ghost. */
     private final int[] interior = new int[3];
     private final int[] padded = new int[3];
     private final int[] ghosts = new int[3];
     private final int[] lower;
     private final int[] upper;
-    /** Pack and unpack buffers per (dimension, side), allocated on first use and reused: one exchange in flight at a time. */
-    private final double[][] outgoing = new double[6][];
-    private final double[][] incoming = new double[6][];
+    /** Pack and unpack buffers per (dimension, side), reused while the fields' total element size stays the same. */
+    private final byte[][] outgoing = new byte[6][];
+    private final byte[][] incoming = new byte[6][];
 
-    private HaloExchange(CartComm grid, int[] interiorExtents, int ghost, boolean corners) {
-        this.grid = grid;
+    private HaloExchange(CartComm grid, int[] interiorExtents, int ghost, Shape shape) {
         this.ndims = interiorExtents.length;
         this.ghost = ghost;
-        this.corners = corners;
+        this.shape = shape;
         this.lower = new int[ndims];
         this.upper = new int[ndims];
         for (int d = 0; d < 3; d++) {
@@ -61,23 +108,29 @@ public final class HaloExchange {
             lower[d] = s.source();
             upper[d] = s.dest();
         }
+        this.comm = grid.dup();   // ranks as in the grid, traffic apart from it
     }
 
-    /** A halo exchange for a local block of {@code interiorExtents} (one per grid dimension) with {@code ghost} layers. */
-    public static HaloExchange create(CartComm grid, int[] interiorExtents, int ghost, boolean corners) {
+    /**
+     * A halo exchange for a local block of {@code interiorExtents} (one per grid dimension)
+     * with {@code ghost} layers (collective over {@code grid}: it duplicates the communicator).
+     */
+    public static HaloExchange create(CartComm grid, int[] interiorExtents, int ghost, Shape shape) {
+        Objects.requireNonNull(shape, "shape");
         if (interiorExtents.length != grid.ndims() || interiorExtents.length < 1 || interiorExtents.length > 3) {
-            throw new IllegalArgumentException("need one interior extent per grid dimension (1 to 3), grid has "
-                    + grid.ndims());
+            throw new IllegalArgumentException("rank " + grid.rank() + ": HaloExchange.create: need one interior extent per "
+                    + "grid dimension (1 to 3), the grid has " + grid.ndims());
         }
         if (ghost < 1) {
-            throw new IllegalArgumentException("ghost width must be at least 1, got " + ghost);
+            throw new IllegalArgumentException("rank " + grid.rank() + ": HaloExchange.create: ghost width must be at least 1, got " + ghost);
         }
         for (int n : interiorExtents) {
             if (n < ghost) {
-                throw new IllegalArgumentException("interior extent " + n + " is smaller than the ghost width " + ghost);
+                throw new IllegalArgumentException("rank " + grid.rank() + ": HaloExchange.create: interior extent " + n
+                        + " is smaller than the ghost width " + ghost);
             }
         }
-        return new HaloExchange(grid, interiorExtents.clone(), ghost, corners);
+        return new HaloExchange(grid, interiorExtents.clone(), ghost, shape);
     }
 
     /** Padded extents (interior plus ghosts) of the local array, one per dimension. */
@@ -92,30 +145,75 @@ public final class HaloExchange {
         return padded[0] * padded[1] * padded[2];
     }
 
-    /** Flat index of padded coordinates (i, j, k); missing trailing coordinates are 0. */
-    public int index(int... c) {
-        int i = c.length > 0 ? c[0] : 0;
-        int j = c.length > 1 ? c[1] : 0;
-        int k = c.length > 2 ? c[2] : 0;
+    /** Flat index of padded coordinates (i, j, k) of a 3D block. */
+    public int index(int i, int j, int k) {
         return (i * padded[1] + j) * padded[2] + k;
+    }
+
+    /** Flat index of padded coordinates (i, j) of a 2D block. */
+    public int index(int i, int j) {
+        return i * padded[1] + j;
+    }
+
+    /** Flat index of padded coordinate i of a 1D block. */
+    public int index(int i) {
+        return i;
     }
 
     public int ghost() {
         return ghost;
     }
 
-    /** Exchanges all ghost layers of {@code field} and returns when they are filled. */
-    public void exchange(double[] field) {
-        begin(field).finish();
+    public Shape shape() {
+        return shape;
+    }
+
+    /** Exchanges all ghost layers of the fields and returns when they are filled. */
+    public void exchange(double[]... fields) {
+        begin(fields).finish();
+    }
+
+    /** Exchanges all ghost layers of the fields and returns when they are filled. */
+    public void exchange(float[]... fields) {
+        begin(fields).finish();
+    }
+
+    /** Exchanges all ghost layers of the fields and returns when they are filled. */
+    public void exchange(Field... fields) {
+        begin(fields).finish();
+    }
+
+    /** Starts the exchange of double fields (see {@link #begin(Field...)}). */
+    public Pending begin(double[]... fields) {
+        Field[] f = new Field[fields.length];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = Field.of(fields[i]);
+        }
+        return begin(f);
+    }
+
+    /** Starts the exchange of float fields (see {@link #begin(Field...)}). */
+    public Pending begin(float[]... fields) {
+        Field[] f = new Field[fields.length];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = Field.of(fields[i]);
+        }
+        return begin(f);
     }
 
     /** Starts the exchange: packs and posts; call {@link Pending#finish} before reading ghosts or writing the border. */
-    public Pending begin(double[] field) {
-        if (field.length != length()) {
-            throw new IllegalArgumentException("field has " + field.length + " elements, the padded block has " + length());
+    public Pending begin(Field... fields) {
+        if (fields.length == 0) {
+            throw new IllegalArgumentException("rank " + comm.rank() + ": HaloExchange.begin: no field given");
         }
-        Pending p = new Pending(field);
-        if (corners) {
+        for (int f = 0; f < fields.length; f++) {
+            if (fields[f].elements != length()) {
+                throw new IllegalArgumentException("rank " + comm.rank() + ": HaloExchange.begin: field " + f + " has "
+                        + fields[f].elements + " elements, the padded block has " + length());
+            }
+        }
+        Pending p = new Pending(fields.clone());
+        if (shape == Shape.FACES_EDGES_CORNERS) {
             p.post(0);
         } else {
             for (int d = 0; d < ndims; d++) {
@@ -127,14 +225,20 @@ public final class HaloExchange {
 
     /** An exchange in progress. */
     public final class Pending {
-        private final double[] field;
+        private final Field[] fields;
+        private final int bytesPerCell;
         private final List<Request> requests = new ArrayList<>();
         private final List<Runnable> unpacks = new ArrayList<>();
         private int nextDimension;
         private boolean finished;
 
-        private Pending(double[] field) {
-            this.field = field;
+        private Pending(Field[] fields) {
+            this.fields = fields;
+            int b = 0;
+            for (Field f : fields) {
+                b += f.elementBytes;
+            }
+            this.bytesPerCell = b;
         }
 
         private void post(int d) {
@@ -147,14 +251,14 @@ public final class HaloExchange {
                 int[][] sendBox = box(d, up ? interior[d] : ghost, ghost);
                 int[][] recvBox = box(d, up ? interior[d] + ghost : 0, ghost);
                 int slot = 2 * d + side;
-                double[] out = pack(sendBox, slot);
-                if (incoming[slot] == null) {
-                    incoming[slot] = new double[out.length];
+                byte[] out = pack(sendBox, slot);
+                if (incoming[slot] == null || incoming[slot].length != out.length) {
+                    incoming[slot] = new byte[out.length];
                 }
-                double[] in = incoming[slot];
+                byte[] in = incoming[slot];
                 // A message going up arrives in the receiver's lower ghost: tag by direction of travel.
-                requests.add(grid.irecv(Buffer.of(in), neighbour, TAG_BASE + 2 * d + (up ? 0 : 1)));
-                requests.add(grid.isend(Buffer.of(out), neighbour, TAG_BASE + 2 * d + (up ? 1 : 0)));
+                requests.add(comm.irecv(Buffer.of(in), neighbour, up ? TAG_DOWN : TAG_UP));
+                requests.add(comm.isend(Buffer.of(out), neighbour, up ? TAG_UP : TAG_DOWN));
                 unpacks.add(() -> unpack(recvBox, in));
             }
             nextDimension = d + 1;
@@ -173,7 +277,7 @@ public final class HaloExchange {
                 return;
             }
             complete();
-            while (corners && nextDimension < ndims) {
+            while (shape == Shape.FACES_EDGES_CORNERS && nextDimension < ndims) {
                 post(nextDimension);
                 complete();
             }
@@ -185,7 +289,7 @@ public final class HaloExchange {
             int[] lo = new int[3];
             int[] hi = new int[3];
             for (int e = 0; e < 3; e++) {
-                boolean full = corners && e < d;
+                boolean full = shape == Shape.FACES_EDGES_CORNERS && e < d;
                 lo[e] = full ? 0 : ghosts[e];
                 hi[e] = full ? padded[e] : ghosts[e] + interior[e];
             }
@@ -194,31 +298,40 @@ public final class HaloExchange {
             return new int[][] {lo, hi};
         }
 
-        private double[] pack(int[][] b, int slot) {
-            if (outgoing[slot] == null) {
-                outgoing[slot] = new double[(b[1][0] - b[0][0]) * (b[1][1] - b[0][1]) * (b[1][2] - b[0][2])];
+        private static int cells(int[][] b) {
+            return (b[1][0] - b[0][0]) * (b[1][1] - b[0][1]) * (b[1][2] - b[0][2]);
+        }
+
+        private byte[] pack(int[][] b, int slot) {
+            int bytes = cells(b) * bytesPerCell;
+            if (outgoing[slot] == null || outgoing[slot].length != bytes) {
+                outgoing[slot] = new byte[bytes];
             }
-            double[] out = outgoing[slot];
-            int n = 0;
-            for (int i = b[0][0]; i < b[1][0]; i++) {
-                for (int j = b[0][1]; j < b[1][1]; j++) {
-                    int row = (i * padded[1] + j) * padded[2];
-                    int len = b[1][2] - b[0][2];
-                    System.arraycopy(field, row + b[0][2], out, n, len);
-                    n += len;
-                }
-            }
+            byte[] out = outgoing[slot];
+            copyBox(b, MemorySegment.ofArray(out), true);
             return out;
         }
 
-        private void unpack(int[][] b, double[] in) {
-            int n = 0;
-            for (int i = b[0][0]; i < b[1][0]; i++) {
-                for (int j = b[0][1]; j < b[1][1]; j++) {
-                    int row = (i * padded[1] + j) * padded[2];
-                    int len = b[1][2] - b[0][2];
-                    System.arraycopy(in, n, field, row + b[0][2], len);
-                    n += len;
+        private void unpack(int[][] b, byte[] in) {
+            copyBox(b, MemorySegment.ofArray(in), false);
+        }
+
+        /** Copies the box of every field to ({@code toMessage}) or from the message, field after field, row runs at a time. */
+        private void copyBox(int[][] b, MemorySegment message, boolean toMessage) {
+            long at = 0;
+            int run = b[1][2] - b[0][2];
+            for (Field f : fields) {
+                long runBytes = (long) run * f.elementBytes;
+                for (int i = b[0][0]; i < b[1][0]; i++) {
+                    for (int j = b[0][1]; j < b[1][1]; j++) {
+                        long cell = ((long) (i * padded[1] + j) * padded[2] + b[0][2]) * f.elementBytes;
+                        if (toMessage) {
+                            MemorySegment.copy(f.data, cell, message, at, runBytes);
+                        } else {
+                            MemorySegment.copy(message, at, f.data, cell, runBytes);
+                        }
+                        at += runBytes;
+                    }
                 }
             }
         }

@@ -43,6 +43,14 @@ final class InfoCommand implements Callable<Integer> {
         System.out.println("Launchers:   tessera run --device " + String.join("|", DeviceProviders.names())
                 + "; mpirun/srun start ranks with TESSERA_DEVICE=" + processDevices
                 + (onPath("mpirun") ? " (mpirun found)" : " (mpirun not found)"));
+        for (InfoSection section : java.util.ServiceLoader.load(InfoSection.class)) {
+            System.out.println(section.title() + ":");
+            try {
+                section.lines().forEach(line -> System.out.println("  " + line));
+            } catch (RuntimeException | LinkageError e) {
+                System.out.println("  (could not be listed: " + e + ")");
+            }
+        }
         return 0;
     }
 }

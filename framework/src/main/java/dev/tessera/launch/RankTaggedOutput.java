@@ -1,6 +1,6 @@
 package dev.tessera.launch;
 
-import dev.tessera.runtime.RankBootstrap;
+import dev.tessera.runtime.internal.RankBootstrap;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -90,7 +90,7 @@ public final class SmpJob {
 
     /**
      * Starts one thread per rank; {@code rankMain.apply(rank)} gives the body of each. The
-     * body runs with its rank's device bound through {@link dev.tessera.runtime.RankBootstrap}.
+     * body runs with its rank's device bound through {@link dev.tessera.runtime.internal.RankBootstrap}.
      */
     public void start(IntFunction<Runnable> rankMain, IntFunction<ClassLoader> contextLoader, long stackBytes) {
         for (int r = 0; r < fabric.size(); r++) {
@@ -106,7 +106,7 @@ public final class SmpJob {
     }
 
     private void runRank(int rank, Runnable body) {
-        new dev.tessera.runtime.RankBootstrap(fabric.device(rank), rank, fabric.size(), 0, "smp").bindToCurrentThread();
+        new dev.tessera.runtime.internal.RankBootstrap(fabric.device(rank), rank, fabric.size(), 0, "smp").bindToCurrentThread();
         Throwable failure = null;
         try {
             body.run();

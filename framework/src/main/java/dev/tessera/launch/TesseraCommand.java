@@ -16,6 +16,10 @@ import picocli.CommandLine.Command;
             "  tessera bench latency --quick --vs native"})
 public final class TesseraCommand implements Runnable {
 
+    /** The command; picocli fills its options. */
+    public TesseraCommand() {
+    }
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

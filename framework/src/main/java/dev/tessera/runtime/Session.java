@@ -1,8 +1,10 @@
 package dev.tessera.runtime;
 
+import dev.tessera.runtime.internal.*;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.ThreadLevel;
 import dev.tessera.device.Device;
+import dev.tessera.internal.CommAccess;
 import dev.tessera.task.Team;
 import java.util.List;
 
@@ -111,11 +113,15 @@ public final class Session implements AutoCloseable {
         int status = code == 0 ? 1 : code;
         dev.tessera.TesseraException cause = new dev.tessera.TesseraException(dev.tessera.ErrorClass.OTHER,
                 "rank " + rank() + " aborted the job (code " + status + "): " + reason);
-        device.abort(rank(), cause);
-        if (RankBootstrap.current() == null) {
+        boolean process = RankBootstrap.current() == null;
+        if (process) {
+            // said before the device is told: a library's abort (MPI_Abort) may end the process at once
+            System.out.flush();
             System.err.println("tessera: " + cause.getMessage());
             System.err.flush();
-            System.out.flush();
+        }
+        device.abort(rank(), cause);
+        if (process) {
             java.lang.Runtime.getRuntime().halt(status);
         }
         throw cause;
@@ -142,7 +148,7 @@ public final class Session implements AutoCloseable {
             }
         }
         try {
-            world.releaseRank();
+            CommAccess.get().releaseRank(world);
         } finally {
             if (ownsDevice) {
                 device.close();

@@ -1,9 +1,11 @@
 package dev.tessera.runtime;
 
+import dev.tessera.runtime.internal.*;
 import dev.tessera.comm.CollectiveTuning;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.ThreadLevel;
 import dev.tessera.device.Device;
+import dev.tessera.internal.CommAccess;
 import dev.tessera.device.DeviceProviders;
 
 /**
@@ -53,7 +55,8 @@ public final class Tessera {
             bootstrap = new RankBootstrap(DeviceProviders.require("smp").createInProcess(1).device(0), 0, 1, 0, "singleton");
         }
         Device device = bootstrap.device();
-        Comm world = Comm.createWorld(device, level, CollectiveTuning.fromEnvironment());
+        Comm world = CommAccess.get().createWorld(device, level, CollectiveTuning.fromEnvironment(),
+                bootstrap.nodeName());
         return new Session(device, world, bootstrap, options, ownsDevice);
     }
 

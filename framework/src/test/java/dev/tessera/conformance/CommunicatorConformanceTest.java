@@ -202,4 +202,49 @@ class CommunicatorConformanceTest {
             }
         });
     }
+
+    static Stream<JobRunner> runners() {
+        return Runners.all().stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void splitByNodeGroupsTheRanksOfOneMachine(JobRunner runner) {
+        runner.run(3, world -> {
+            int[] map = world.nodeMap();
+            assertEquals(0, map[0], "nodes are numbered from the lowest rank");
+            int me = world.rank();
+            int mates = 0;
+            int highestMate = -1;
+            for (int r = 0; r < map.length; r++) {
+                assertEquals(true, map[r] <= (r == 0 ? 0 : java.util.Arrays.stream(map, 0, r).max().getAsInt() + 1),
+                        "node numbers appear in order: " + java.util.Arrays.toString(map));
+                if (map[r] == map[me]) {
+                    mates++;
+                    highestMate = r;
+                }
+            }
+            Comm node = world.splitByNode();
+            assertEquals(mates, node.size(), java.util.Arrays.toString(map));
+            assertEquals(highestMate, node.allreduce(me, Op.MAX), "the node communicator holds exactly the node's ranks");
+            // one machine, unless the runner emulates nodes (auto: ranks 0-1 and 2 on two nodes)
+            assertEquals(true, java.util.Arrays.equals(map, new int[] {0, 0, 0}) || java.util.Arrays.equals(map, new int[] {0, 0, 1}),
+                    java.util.Arrays.toString(map));
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void createCartBalancesTheDimensionsAndWrapsWhenPeriodic(JobRunner runner) {
+        runner.run(4, world -> {
+            CartComm cube = world.createCart(3);
+            assertArrayEquals(new int[] {2, 2, 1}, cube.dims());
+            int[] c = cube.coords();
+            // row-major ranks: one step up dimension 0 is two ranks on; the top layer has no neighbour (not periodic)
+            assertEquals(c[0] == 1 ? Comm.PROC_NULL : cube.rank() + 2, cube.shift(0, 1).dest());
+            CartComm ring = world.createCart(1, true);
+            assertEquals((world.rank() + 1) % 4, ring.shift(0, 1).dest());
+            assertEquals((world.rank() + 3) % 4, ring.shift(0, 1).source());
+        });
+    }
 }

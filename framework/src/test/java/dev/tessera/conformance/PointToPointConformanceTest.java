@@ -369,4 +369,51 @@ class PointToPointConformanceTest {
             assertTrue(e.getMessage().contains("after free"), e.getMessage());
         });
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void nonblockingObjectReceivesMatchInTheOrderTheyWerePosted(JobRunner runner) {
+        runner.run(3, world -> {
+            if (world.rank() == 0) {
+                dev.tessera.comm.ObjectRequest<String> first = world.irecvObject(Comm.ANY_SOURCE, 7);
+                dev.tessera.comm.ObjectRequest<String> second = world.irecvObject(1, 7);
+                dev.tessera.comm.ObjectRequest<java.util.List<Integer>> other = world.irecvObject(2, Comm.ANY_TAG);
+                world.barrier();   // every message has been sent
+                assertEquals(java.util.List.of(2, 3), other.get());
+                assertEquals(2, other.status().source());
+                assertEquals("one-a", first.get());      // the earliest matching receive takes rank 1's first message
+                assertEquals("one-b", second.get());
+                assertEquals(1, second.status().source());
+                String blocking = world.recvObject(1, 7);
+                assertEquals("one-c", blocking);
+                dev.tessera.comm.ObjectRequest<Object> never = world.irecvObject(1, 99);
+                assertTrue(never.cancel());
+                assertTrue(never.await().cancelled());
+            } else if (world.rank() == 1) {
+                world.sendObject("one-a", 0, 7);
+                world.sendObject("one-b", 0, 7);
+                world.sendObject("one-c", 0, 7);
+                world.barrier();
+            } else {
+                world.sendObject(new java.util.ArrayList<>(java.util.List.of(2, 3)), 0, 5);
+                world.barrier();
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void waitAnySkipsNullSlotsWhereverTheyAre(JobRunner runner) {
+        runner.run(2, world -> {
+            int[] got = new int[1];
+            if (world.rank() == 0) {
+                Request[] rs = {null, world.irecv(Buffer.of(got), 1, 3), null};
+                assertEquals(1, Request.waitAny(rs));
+                assertEquals(41, got[0]);
+                assertEquals(-1, Request.waitAny(new Request[] {null, null}));
+            } else {
+                world.send(Buffer.of(new int[] {41}), 0, 3);
+            }
+        });
+    }
 }

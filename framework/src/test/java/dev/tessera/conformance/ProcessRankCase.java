@@ -20,6 +20,7 @@ public final class ProcessRankCase {
         String level = args.length > 1 ? args[1] : null;
         try (Session rt = Tessera.init(new String[0],
                 level == null ? null : dev.tessera.comm.ThreadLevel.valueOf(level))) {
+            RankSessions.bind(rt);
             body.run(rt.world());
         }
     }

@@ -61,6 +61,24 @@ class RankFailureTest {
         assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
     }
 
+    static Stream<JobRunner> runners() {
+        return Runners.all().stream();
+    }
+
+    /** Session.abort(code, reason) stops every rank, whatever it is blocked in, with the reason, on every device. */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("runners")
+    void sessionAbortStopsTheWholeJobWithTheReason(JobRunner runner) {
+        AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () -> runner.run(3, world -> {
+            if (world.rank() == 1) {
+                throw RankSessions.current().abort(3, "input deck has no grid section");
+            }
+            world.recv(Buffer.of(new int[1]), Comm.ANY_SOURCE, 0);
+        }));
+        String text = e.getMessage() + (e.getCause() != null ? " " + e.getCause() : "");
+        assertTrue(text.contains("rank 1 aborted the job (code 3): input deck has no grid section"), text);
+    }
+
     @Test
     void aShmPeerThatNeverAttachesIsATimeoutNamingIt() throws Exception {
         Path file = Path.of(System.getenv().getOrDefault("TESSERA_SHM_DIR", "/dev/shm"), "tessera-test-missing-" + ProcessHandle.current().pid());

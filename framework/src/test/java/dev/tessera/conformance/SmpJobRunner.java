@@ -31,6 +31,7 @@ public final class SmpJobRunner implements JobRunner {
         SmpJob job = new SmpJob(ranks);
         job.start(rank -> () -> {
             try (Session rt = Tessera.init(new String[0], level)) {
+                RankSessions.bind(rt);
                 body.run(rt.world());
             } catch (RuntimeException | Error e) {
                 throw e;

@@ -163,29 +163,45 @@ public final class GpuBench {
         Double cpuRate = null;
         List<String[]> rows = new ArrayList<>();
         Map<Backend, Double> rates = new ConcurrentHashMap<>();
-        for (Backend b : backends) {
-            try (Accelerator acc = open(b)) {
+        // Every backend's device open at once, and the repetitions alternate between them, so
+        // load that comes and goes on a shared machine falls on all alike.
+        List<Accelerator> accs = new ArrayList<>();
+        List<Runnable> samples = new ArrayList<>();
+        IndexBox box = IndexBox.of(1, n + 1, 1, n + 1, 1, n + 1);
+        try {
+            for (Backend b : backends) {
+                Accelerator acc = open(b);
+                accs.add(acc);
                 Queue q = acc.defaultQueue();
                 GridKernels k = acc.gridKernels();
                 DeviceBuffer u = acc.allocate(ElementType.DOUBLE, (long) padded[0] * padded[1] * padded[2]);
                 DeviceBuffer v = acc.allocate(ElementType.DOUBLE, u.count());
                 k.fill(q, u, 1.0);
                 k.fill(q, v, 0.0);
-                IndexBox box = IndexBox.of(1, n + 1, 1, n + 1, 1, n + 1);
                 for (int i = 0; i < 3; i++) {
                     k.laplaceStep(q, u, v, 0.1, padded, box);
                 }
                 q.finish();
-                double t = median(() -> seconds(() -> {
+                samples.add(() -> {
                     for (int i = 0; i < launches; i++) {
                         k.laplaceStep(q, (i & 1) == 0 ? u : v, (i & 1) == 0 ? v : u, 0.1, padded, box);
                     }
                     q.finish();
-                }));
-                double rate = cells * launches / t;
-                rates.put(b, rate);
+                });
                 rows.add(new String[] {b.id(), acc.info().name()});
             }
+            double[][] t = new double[backends.size()][reps];
+            for (int r = 0; r < reps; r++) {
+                for (int x = 0; x < backends.size(); x++) {
+                    t[x][r] = seconds(samples.get(x));
+                }
+            }
+            for (int x = 0; x < backends.size(); x++) {
+                Arrays.sort(t[x]);
+                rates.put(backends.get(x), cells * launches / t[x][reps / 2]);
+            }
+        } finally {
+            accs.forEach(Accelerator::close);
         }
         cpuRate = rates.get(Backend.CPU);
         for (String[] row : rows) {
@@ -255,7 +271,7 @@ public final class GpuBench {
             Comm world = session.world();
             CartComm grid = world.createCart(new int[] {2, 1, 1}, new boolean[3], false);
             int[] e = {n, n, n};
-            HaloExchange h = HaloExchange.create(grid, e, 1, false);
+            HaloExchange h = HaloExchange.create(grid, e, 1, HaloExchange.Shape.FACES);
             double[] field = new double[h.length()];
             for (int i = 0; i < 3; i++) {
                 h.exchange(field);
@@ -280,7 +296,7 @@ public final class GpuBench {
                 CartComm grid = world.createCart(new int[] {2, 1, 1}, new boolean[3], false);
                 int[] e = {n, n, n};
                 try (Accelerator acc = Accelerators.forRank(session, new AcceleratorSpec(b, null));
-                     DeviceHaloExchange h = DeviceHaloExchange.create(grid, acc, e, 1, false)) {
+                     DeviceHaloExchange h = DeviceHaloExchange.create(grid, acc, e, 1, HaloExchange.Shape.FACES)) {
                     DeviceBuffer field = acc.allocate(ElementType.DOUBLE, h.length());
                     for (int i = 0; i < 3; i++) {
                         h.exchange(field);

@@ -26,8 +26,8 @@ final class SmpPair implements AutoCloseable {
 
     SmpPair(Mode mode, int bytes, int window) {
         SmpFabric fabric = new SmpFabric(2);
-        this.rank0 = Comm.createWorld(fabric.device(0), ThreadLevel.MULTIPLE, new CollectiveTuning());
-        Comm rank1 = Comm.createWorld(fabric.device(1), ThreadLevel.MULTIPLE, new CollectiveTuning());
+        this.rank0 = dev.tessera.internal.CommAccess.get().createWorld(fabric.device(0), ThreadLevel.MULTIPLE, new CollectiveTuning(), "localhost");
+        Comm rank1 = dev.tessera.internal.CommAccess.get().createWorld(fabric.device(1), ThreadLevel.MULTIPLE, new CollectiveTuning(), "localhost");
         this.partner = new Thread(() -> {
             if (mode == Mode.ECHO) {
                 echo(rank1, bytes);

@@ -26,7 +26,7 @@ public final class HaloBench {
             Comm world = rt.world();
             CartComm grid = world.createCart(CartComm.dimsCreate(world.size(), new int[3]), new boolean[3], false);
             BlockDecomposition block = BlockDecomposition.of(new int[] {n, n, n}, grid);
-            HaloExchange halo = HaloExchange.create(grid, block.extent(), 1, false);
+            HaloExchange halo = HaloExchange.create(grid, block.extent(), 1, HaloExchange.Shape.FACES);
             double[] field = new double[halo.length()];
             Arrays.fill(field, 1.0);
             double[] t = new double[steps];

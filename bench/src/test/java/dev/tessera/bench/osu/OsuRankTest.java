@@ -34,7 +34,7 @@ class OsuRankTest {
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int r = 0; r < ranks; r++) {
-                Comm world = Comm.createWorld(fabric.device(r), ThreadLevel.MULTIPLE, new CollectiveTuning());
+                Comm world = dev.tessera.internal.CommAccess.get().createWorld(fabric.device(r), ThreadLevel.MULTIPLE, new CollectiveTuning(), "localhost");
                 done.add(pool.submit(() -> OsuRank.run(world, suite, sizes, 3, 1, 0, 2, 4, out)));
             }
             for (Future<?> f : done) {

@@ -1,6 +1,7 @@
 package dev.tessera.device.mpi;
 
 import dev.tessera.device.NativeCollectives;
+import dev.tessera.device.WireCodes;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class MpiCollectives implements NativeCollectives {
 
-    private static final int[] ELEMENT_BYTES = {1, 1, 2, 2, 4, 8, 4, 8};
+
 
     private final MpiDevice device;
     private final MpiLibrary lib;
@@ -63,18 +64,7 @@ final class MpiCollectives implements NativeCollectives {
 
     @Override
     public boolean supports(int typeCode, int opCode) {
-        if (typeCode < 0 || typeCode >= ELEMENT_BYTES.length) {
-            return false;
-        }
-        boolean bool = typeCode == 1;
-        boolean floating = typeCode == 6 || typeCode == 7;
-        return switch (opCode) {
-            case -1 -> true;
-            case 0, 1, 2, 3 -> !bool;              // SUM PROD MIN MAX: numbers
-            case 4, 5, 6 -> !floating;             // logical: integers and booleans
-            case 7, 8, 9 -> !floating && !bool;    // bitwise: integers
-            default -> false;
-        };
+        return WireCodes.nativeReducible(typeCode, opCode);
     }
 
     private MemorySegment comm(int context) {

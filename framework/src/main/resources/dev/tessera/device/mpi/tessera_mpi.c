@@ -280,34 +280,54 @@ int tmpi_imrecv(void *buf, int64_t bytes, MPI_Message *msg, MPI_Request *req) {
 
 /* ------------------------------------------------------------ native collectives */
 
-/* Tessera's element type codes (dev.tessera.comm.Datatype order). */
+/* Element type and operation codes: dev.tessera.device.WireCodes's TYPE_* and OP_* (a test
+   compares the two lists, so keep the names and numbers the same on both sides). */
+#define TESSERA_TYPE_BYTE 0
+#define TESSERA_TYPE_BOOLEAN 1
+#define TESSERA_TYPE_CHAR 2
+#define TESSERA_TYPE_SHORT 3
+#define TESSERA_TYPE_INT 4
+#define TESSERA_TYPE_LONG 5
+#define TESSERA_TYPE_FLOAT 6
+#define TESSERA_TYPE_DOUBLE 7
+#define TESSERA_TYPE_OBJECT 8
+#define TESSERA_OP_SUM 0
+#define TESSERA_OP_PROD 1
+#define TESSERA_OP_MIN 2
+#define TESSERA_OP_MAX 3
+#define TESSERA_OP_LAND 4
+#define TESSERA_OP_LOR 5
+#define TESSERA_OP_LXOR 6
+#define TESSERA_OP_BAND 7
+#define TESSERA_OP_BOR 8
+#define TESSERA_OP_BXOR 9
+
 static MPI_Datatype type_of(int code) {
     switch (code) {
-        case 0: return MPI_INT8_T;      /* BYTE */
-        case 1: return MPI_C_BOOL;      /* BOOLEAN, one byte 0/1 */
-        case 2: return MPI_UINT16_T;    /* CHAR */
-        case 3: return MPI_INT16_T;     /* SHORT */
-        case 4: return MPI_INT32_T;     /* INT */
-        case 5: return MPI_INT64_T;     /* LONG */
-        case 6: return MPI_FLOAT;       /* FLOAT */
-        case 7: return MPI_DOUBLE;      /* DOUBLE */
-        default: return MPI_DATATYPE_NULL;
+        case TESSERA_TYPE_BYTE: return MPI_INT8_T;
+        case TESSERA_TYPE_BOOLEAN: return MPI_C_BOOL;      /* one byte 0/1 */
+        case TESSERA_TYPE_CHAR: return MPI_UINT16_T;       /* Java char: UTF-16 code unit */
+        case TESSERA_TYPE_SHORT: return MPI_INT16_T;
+        case TESSERA_TYPE_INT: return MPI_INT32_T;
+        case TESSERA_TYPE_LONG: return MPI_INT64_T;
+        case TESSERA_TYPE_FLOAT: return MPI_FLOAT;
+        case TESSERA_TYPE_DOUBLE: return MPI_DOUBLE;
+        default: return MPI_DATATYPE_NULL;              /* OBJECT and unknown codes */
     }
 }
 
-/* Tessera's built-in op codes (SUM .. BXOR, in dev.tessera.comm.Op order). */
 static MPI_Op op_of(int code) {
     switch (code) {
-        case 0: return MPI_SUM;
-        case 1: return MPI_PROD;
-        case 2: return MPI_MIN;
-        case 3: return MPI_MAX;
-        case 4: return MPI_LAND;
-        case 5: return MPI_LOR;
-        case 6: return MPI_LXOR;
-        case 7: return MPI_BAND;
-        case 8: return MPI_BOR;
-        case 9: return MPI_BXOR;
+        case TESSERA_OP_SUM: return MPI_SUM;
+        case TESSERA_OP_PROD: return MPI_PROD;
+        case TESSERA_OP_MIN: return MPI_MIN;
+        case TESSERA_OP_MAX: return MPI_MAX;
+        case TESSERA_OP_LAND: return MPI_LAND;
+        case TESSERA_OP_LOR: return MPI_LOR;
+        case TESSERA_OP_LXOR: return MPI_LXOR;
+        case TESSERA_OP_BAND: return MPI_BAND;
+        case TESSERA_OP_BOR: return MPI_BOR;
+        case TESSERA_OP_BXOR: return MPI_BXOR;
         default: return MPI_OP_NULL;
     }
 }

@@ -8,7 +8,7 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Op;
 import dev.tessera.conformance.ProcessRankCase;
 import dev.tessera.conformance.RankCase;
-import dev.tessera.runtime.ProcessBootstrap;
+import dev.tessera.runtime.internal.ProcessBootstrap;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +78,7 @@ class NetworkNamespaceJobTest {
             }
             Path file = dir.resolve("case.ser");
             RankCase body = world -> {
-                AutoDevice auto = (AutoDevice) dev.tessera.runtime.RuntimeTestAccess.currentDevice();
+                AutoDevice auto = (AutoDevice) dev.tessera.runtime.internal.ProcessBootstrap.currentDevice();
                 int me = world.rank();
                 if (!auto.transportTo(me ^ 1).equals("shm") || !auto.transportTo((me + 2) % 4).equals("tcp")) {
                     throw new AssertionError("rank " + me + ": partner over " + auto.transportTo(me ^ 1)

@@ -83,12 +83,12 @@ class TcpFailureTest {
         }
         TcpDevice d0 = rank0.get(30, TimeUnit.SECONDS);
         CompletableFuture<int[]> received = CompletableFuture.supplyAsync(() -> {
-            Comm w0 = Comm.createWorld(d0, ThreadLevel.MULTIPLE, new CollectiveTuning());
+            Comm w0 = dev.tessera.internal.CommAccess.get().createWorld(d0, ThreadLevel.MULTIPLE, new CollectiveTuning(), "localhost");
             int[] got = new int[1];
             w0.recv(Buffer.of(got), 1, 7);
             return got;
         }, pool);
-        Comm w1 = Comm.createWorld(rank1, ThreadLevel.MULTIPLE, new CollectiveTuning());
+        Comm w1 = dev.tessera.internal.CommAccess.get().createWorld(rank1, ThreadLevel.MULTIPLE, new CollectiveTuning(), "localhost");
         w1.send(Buffer.of(new int[] {42}), 0, 7);
         assertEquals(42, received.get(30, TimeUnit.SECONDS)[0]);
         CompletableFuture<Void> closing = CompletableFuture.runAsync(d0::close, pool);

@@ -8,7 +8,7 @@ import dev.tessera.conformance.ProcessRankCase;
 import dev.tessera.conformance.RankCase;
 import dev.tessera.device.auto.AutoDevice;
 import dev.tessera.launch.LaunchSpec;
-import dev.tessera.runtime.ProcessBootstrap;
+import dev.tessera.runtime.internal.ProcessBootstrap;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import java.io.PrintStream;
@@ -66,7 +66,7 @@ class SshLaunchTest {
         Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwx------"));
         Path file = dir.resolve("case.ser");
         RankCase body = world -> {
-            AutoDevice auto = (AutoDevice) dev.tessera.runtime.RuntimeTestAccess.currentDevice();
+            AutoDevice auto = (AutoDevice) dev.tessera.runtime.internal.ProcessBootstrap.currentDevice();
             int me = world.rank();
             if (!auto.transportTo(me ^ 1).equals("shm") || !auto.transportTo((me + 2) % 4).equals("tcp")) {
                 throw new AssertionError("rank " + me + " transports " + auto.transportTo(me ^ 1) + "/"

@@ -1,4 +1,4 @@
-package dev.tessera.runtime;
+package dev.tessera.runtime.internal;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
@@ -7,8 +7,6 @@ import dev.tessera.device.Device;
 import dev.tessera.device.DeviceProvider;
 import dev.tessera.device.DeviceProviders;
 import dev.tessera.device.JobEnvironment;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
 
@@ -33,7 +31,7 @@ public final class ProcessBootstrap {
     }
 
     /** The device of this process's rank, once bootstrapped (used to abort the job when main throws). */
-    static Device currentDevice() {
+    public static Device currentDevice() {
         return current;
     }
 
@@ -59,7 +57,7 @@ public final class ProcessBootstrap {
         current = connected.device();
         installExitHandlers(connected.device(), Thread.currentThread());
         return new RankBootstrap(connected.device(), connected.localRank(), connected.localSize(), connected.nodeId(),
-                connected.jobId());
+                connected.jobId(), job.nodeName());
     }
 
     private static String processDevices() {
@@ -72,7 +70,7 @@ public final class ProcessBootstrap {
      * (a program started on its own). {@code deviceDecides}: rank and size may be absent, the
      * device (mpi) learns them itself.
      */
-    static JobEnvironment jobEnvironment(Map<String, String> env, boolean deviceDecides) {
+    public static JobEnvironment jobEnvironment(Map<String, String> env, boolean deviceDecides) {
         int[] place = rankAndSize(env);
         if (place == null && !deviceDecides) {
             return null;
@@ -98,7 +96,7 @@ public final class ProcessBootstrap {
         return null;
     }
 
-    static int[] rankAndSize(Map<String, String> env) {
+    public static int[] rankAndSize(Map<String, String> env) {
         String[][] pairs = {{"TESSERA_RANK", "TESSERA_SIZE"}, {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
             {"PMI_RANK", "PMI_SIZE"}, {"SLURM_PROCID", "SLURM_NTASKS"}};
         for (String[] p : pairs) {
@@ -121,16 +119,12 @@ public final class ProcessBootstrap {
     }
 
     /** This rank's node: TESSERA_NODE (tests, containers), else the host name. */
-    static String nodeName(Map<String, String> env) {
+    public static String nodeName(Map<String, String> env) {
         String n = env.get("TESSERA_NODE");
         if (n != null && !n.isBlank()) {
             return n;
         }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
-        }
+        return RankBootstrap.hostName();
     }
 
     private static int intOr(Map<String, String> env, int fallback, String... names) {

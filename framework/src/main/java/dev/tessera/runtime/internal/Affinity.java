@@ -1,4 +1,4 @@
-package dev.tessera.runtime;
+package dev.tessera.runtime.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -107,7 +107,7 @@ public final class Affinity {
      * Binds the calling thread as TESSERA_BIND asks ("core"; anything else or unset: no
      * binding); returns the CPUs bound to, empty if none.
      */
-    static int[] bindFromEnvironment(Map<String, String> env, int localRank, int localSize) {
+    public static int[] bindFromEnvironment(Map<String, String> env, int localRank, int localSize) {
         if (!"core".equals(env.get("TESSERA_BIND"))) {
             return new int[0];
         }

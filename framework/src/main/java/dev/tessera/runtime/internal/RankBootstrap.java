@@ -1,4 +1,4 @@
-package dev.tessera.runtime;
+package dev.tessera.runtime.internal;
 
 import dev.tessera.device.Device;
 
@@ -8,7 +8,21 @@ import dev.tessera.device.Device;
  * ranks that are threads (smp); processes started by a launcher build it from the
  * environment instead.
  */
-public record RankBootstrap(Device device, int localRank, int localSize, int nodeId, String jobId) {
+public record RankBootstrap(Device device, int localRank, int localSize, int nodeId, String jobId, String nodeName) {
+
+    /** A bootstrap on this machine's node (named after the host). */
+    public RankBootstrap(Device device, int localRank, int localSize, int nodeId, String jobId) {
+        this(device, localRank, localSize, nodeId, jobId, hostName());
+    }
+
+    /** This machine's host name ("localhost" when it cannot be found). */
+    public static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
+    }
 
     private static final InheritableThreadLocal<RankBootstrap> CURRENT = new InheritableThreadLocal<>();
 
