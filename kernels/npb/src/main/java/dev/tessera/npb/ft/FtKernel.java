@@ -4,6 +4,7 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
 import dev.tessera.npb.KernelResult;
+import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
 import dev.tessera.npb.Randlc;
 import dev.tessera.task.Schedule;
@@ -33,7 +34,7 @@ import java.util.Locale;
  * data, then everything from setup to the last checksum is timed; time is the maximum
  * over ranks.
  */
-public final class FtKernel implements NpbKernel {
+public final class FtKernel implements NpbKernel, MemoryFootprint {
 
     /** Seed and multiplier of the initial conditions (FT/ft_data.f: seed = 314159265, a = 5^13). */
     private static final double SEED = 314159265.0;
@@ -59,6 +60,20 @@ public final class FtKernel implements NpbKernel {
             throw new IllegalArgumentException("FT class " + p.problemClass() + ": " + ranks + " processes exceed nz = "
                     + p.nz() + "; the reference uses its 2D (pencil) layout there, which Tessera's FT does not implement");
         }
+    }
+
+    /**
+     * u0 and the work array (re, im), the twiddle factors, on np > 1 the alltoall send and
+     * receive buffers (2 doubles per point each), and per thread a plane of draws and the
+     * FFT batches.
+     */
+    @Override
+    public long heapBytesPerRank(char problemClass, int ranks, int threads) {
+        FtProblem p = FtProblem.of(problemClass);
+        long local = p.points() / ranks;
+        int maxLength = Math.max(p.nx(), Math.max(p.ny(), p.nz()));
+        return 8L * local * (ranks == 1 ? 5 : 9) + 16L * p.nx() * p.ny() * threads
+                + 4L * 8 * maxLength * 128 * threads + (1L << 24);
     }
 
     @Override
@@ -147,7 +162,7 @@ public final class FtKernel implements NpbKernel {
             this.nzl = nz / np;
             this.nyl = ny / np;
             int local = nx * ny * nzl;
-            long bytes = 8L * local * (np == 1 ? 5 : 9) + 16L * nx * ny * team.size() + (1L << 24);
+            long bytes = new FtKernel().heapBytesPerRank(p.problemClass(), np, team.size());
             long max = Runtime.getRuntime().maxMemory();
             if (bytes > max) {
                 throw new IllegalStateException(String.format(Locale.ROOT,

@@ -5,6 +5,7 @@ import dev.tessera.comm.CartComm;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
 import dev.tessera.npb.KernelResult;
+import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
 import dev.tessera.task.Team;
 import java.util.Locale;
@@ -27,7 +28,7 @@ import java.util.Locale;
  * <p>Timing as the reference: initialisation, one untimed V-cycle and a fresh
  * initialisation, then the timed part: residual, nit times (V-cycle, residual), norm.
  */
-public final class MgKernel implements NpbKernel {
+public final class MgKernel implements NpbKernel, MemoryFootprint {
 
     public MgKernel() {
     }
@@ -60,6 +61,15 @@ public final class MgKernel implements NpbKernel {
         return new int[] {ranks / (px * py), py, px};
     }
 
+    /** u, v and r of the finest block, and u and r of the coarser levels (1/7 of the finest each). */
+    @Override
+    public long heapBytesPerRank(char problemClass, int ranks, int threads) {
+        MgProblem p = MgProblem.of(problemClass);
+        int[] dims = gridDims(ranks);
+        long finest = (long) (p.n() / dims[2] + 2) * (p.n() / dims[1] + 2) * (p.n() / dims[0] + 2);
+        return 8L * finest * 23 / 7 + (1L << 24);
+    }
+
     @Override
     public KernelResult run(Comm world, Team team, char problemClass) {
         check(problemClass, world.size());
@@ -67,8 +77,7 @@ public final class MgKernel implements NpbKernel {
         int lt = p.levels();
         int np = world.size();
         int[] dims = gridDims(np);
-        long finest = (long) (p.n() / dims[2] + 2) * (p.n() / dims[1] + 2) * (p.n() / dims[0] + 2);
-        long bytes = 8L * finest * 3 * 8 / 7 + (1L << 24);
+        long bytes = heapBytesPerRank(p.problemClass(), np, team.size());
         long max = Runtime.getRuntime().maxMemory();
         if (bytes > max) {
             throw new IllegalStateException(String.format(Locale.ROOT,

@@ -64,4 +64,12 @@ class FtKernelTest {
         new FtKernel().check('a', 8);
         new FtKernel().check('W', 32);
     }
+    @Test
+    @Timeout(10)
+    void heapFootprintOfClassBAtOneRankIsItsArraysAndFitsInFourGiB() {
+        double gib = new FtKernel().heapBytesPerRank('B', 1, 1) / (double) (1L << 30);
+        assertTrue(gib > 1.2 && gib < 1.8, "class B footprint " + gib + " GiB");
+        assertTrue(new FtKernel().heapBytesPerRank('B', 4, 1) < new FtKernel().heapBytesPerRank('B', 1, 1) * 0.6);
+    }
+
 }

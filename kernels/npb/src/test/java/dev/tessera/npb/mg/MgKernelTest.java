@@ -68,6 +68,14 @@ class MgKernelTest {
         new MgKernel().check('b', 8);
     }
 
+    @Test
+    @Timeout(10)
+    void heapFootprintOfClassBAtOneRankIsItsArraysAndFitsInFourGiB() {
+        double gib = new MgKernel().heapBytesPerRank('B', 1, 1) / (double) (1L << 30);
+        assertTrue(gib > 0.4 && gib < 0.75, "class B footprint " + gib + " GiB");
+        assertTrue(new MgKernel().heapBytesPerRank('B', 2, 1) < new MgKernel().heapBytesPerRank('B', 1, 1) * 0.8);
+    }
+
     private static KernelResult run(int ranks, int threads, char cls) {
         AtomicReference<KernelResult> result = new AtomicReference<>();
         SmpJob.run(ranks, new String[] {"--threads", Integer.toString(threads)}, Duration.ofSeconds(100), session -> {
