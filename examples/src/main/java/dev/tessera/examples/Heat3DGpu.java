@@ -13,6 +13,8 @@ import dev.tessera.gpu.IndexBox;
 import dev.tessera.gpu.Queue;
 import dev.tessera.gpu.comm.DeviceHaloExchange;
 import dev.tessera.grid.BlockDecomposition;
+import dev.tessera.grid.HaloExchange;
+import dev.tessera.runtime.ProgramOptions;
 import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.util.ArrayList;
@@ -40,7 +42,8 @@ import java.util.List;
  * starts; the shell (cells next to a face) waits for the ghosts. The host blocks only in
  * the exchange, while the device computes the interior.
  *
- * <p>Usage: {@code tessera run -np 2 -cp CP dev.tessera.examples.Heat3DGpu [--accel opencl|cuda|cpu[:i]] [N] [tEnd]}
+ * <p>Usage: {@code tessera run -np 2 -cp CP dev.tessera.examples.Heat3DGpu [-accel opencl|cuda|cpu[:i]] [-n N] [-t-end T]}
+ * ({@code --help} lists the options; TESSERA_ACCEL, TESSERA_N, ... set them from the environment).
  */
 public final class Heat3DGpu {
 
@@ -55,14 +58,22 @@ public final class Heat3DGpu {
     }
 
     public static void main(String[] args) {
-        try (Session session = Tessera.init(args);
-             Accelerator acc = Accelerators.forRank(session)) {
-            List<String> rest = AcceleratorSpec.withoutAccelOption(session.args());
-            int n = rest.isEmpty() ? 32 : Integer.parseInt(rest.get(0));
-            double tEnd = rest.size() > 1 ? Double.parseDouble(rest.get(1)) : 0.02;
-            Result r = solve(session.world(), acc, n, tEnd, true);
-            if (r.relativeError() > 0.01) {
-                throw new IllegalStateException("Heat3DGpu: relative error " + r.relativeError() + " above 1%");
+        try (Session session = Tessera.init(args)) {
+            ProgramOptions options = ProgramOptions.of("Heat3DGpu",
+                            "Hybrid 3D heat equation with its stencil on an accelerator, checked against the exact solution.")
+                    .add("n", 32, "interior grid points per side (global)")
+                    .add("t-end", 0.02, "simulated time")
+                    .add("accel", "auto", "accelerator: auto, cuda, opencl or cpu, optionally :INDEX")
+                    .add("overlap", true, "update the interior while the halos travel");
+            if (!options.parse(session)) {
+                return;
+            }
+            try (Accelerator acc = Accelerators.forRank(session, AcceleratorSpec.parse(options.getString("accel")))) {
+                Result r = solve(session.world(), acc, options.getInt("n"), options.getDouble("t-end"), true,
+                        options.getBoolean("overlap"));
+                if (r.relativeError() > 0.01) {
+                    throw new IllegalStateException("Heat3DGpu: relative error " + r.relativeError() + " above 1%");
+                }
             }
         }
     }
@@ -78,7 +89,7 @@ public final class Heat3DGpu {
      * benchmark compares the overlapped step with).
      */
     public static Result solve(Comm world, Accelerator acc, int n, double tEnd, boolean report, boolean overlap) {
-        CartComm grid = world.createCart(CartComm.dimsCreate(world.size(), new int[3]), new boolean[3], false);
+        CartComm grid = world.createCart(3);
         BlockDecomposition block = BlockDecomposition.of(new int[] {n, n, n}, grid);
         int[] e = block.extent();
         int[] off = block.offset();
@@ -87,7 +98,7 @@ public final class Heat3DGpu {
         int steps = (int) Math.ceil(tEnd / dt);
         dt = tEnd / steps;
         double r = dt / (h * h);
-        try (DeviceHaloExchange halo = DeviceHaloExchange.create(grid, acc, e, 1, false)) {
+        try (DeviceHaloExchange halo = DeviceHaloExchange.create(grid, acc, e, 1, HaloExchange.Shape.FACES)) {
             int[] padded = halo.paddedExtents3();
             double[] initial = new double[halo.length()];
             for (int i = 1; i <= e[0]; i++) {

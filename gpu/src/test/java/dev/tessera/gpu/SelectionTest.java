@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.tessera.launch.InfoSection;
 import dev.tessera.launch.SmpJob;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -111,6 +113,15 @@ class SelectionTest {
             }
         });
         assertEquals(Map.of(0, Backend.CPU, 1, Backend.CPU), chosen);
+    }
+
+    @Test
+    void tesseraInfoFindsTheAcceleratorSection() {
+        List<InfoSection> sections = ServiceLoader.load(InfoSection.class).stream().map(ServiceLoader.Provider::get)
+                .filter(s -> s instanceof GpuInfoSection).toList();
+        assertEquals(1, sections.size());
+        assertTrue(sections.get(0).lines().stream().anyMatch(l -> l.startsWith("cpu        available")),
+                String.join("\n", sections.get(0).lines()));
     }
 
     @Test

@@ -13,12 +13,14 @@ import dev.tessera.gpu.GridKernels;
 import dev.tessera.gpu.HostBuffer;
 import dev.tessera.gpu.IndexBox;
 import dev.tessera.gpu.Queue;
+import dev.tessera.grid.HaloExchange;
+import dev.tessera.grid.HaloExchange.Shape;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Ghost-cell exchange of a field held in device memory: {@link dev.tessera.grid.HaloExchange}
+ * Ghost-cell exchange of a field held in device memory: {@link HaloExchange}
  * for a {@link DeviceBuffer}, with the same layout (row-major padded block, {@code ghost}
  * layers on every side, interior at padded indices {@code [ghost, ghost + interior[d])}), the
  * same neighbours and tags scheme, and the same begin/finish pair, so a solver's halo code
@@ -101,7 +103,7 @@ public final class DeviceHaloExchange implements AutoCloseable {
         }
     }
 
-    private DeviceHaloExchange(CartComm grid, Accelerator accelerator, int[] interiorExtents, int ghost, boolean corners,
+    private DeviceHaloExchange(CartComm grid, Accelerator accelerator, int[] interiorExtents, int ghost, Shape shape,
                                long chunkBytes) {
         this.grid = grid;
         this.accelerator = accelerator;
@@ -109,7 +111,7 @@ public final class DeviceHaloExchange implements AutoCloseable {
         this.queue = accelerator.createQueue();
         this.ndims = interiorExtents.length;
         this.ghost = ghost;
-        this.corners = corners;
+        this.corners = shape == Shape.FACES_EDGES_CORNERS;
         this.chunkBytes = chunkBytes;
         for (int d = 0; d < 3; d++) {
             interior[d] = d < ndims ? interiorExtents[d] : 1;
@@ -131,15 +133,18 @@ public final class DeviceHaloExchange implements AutoCloseable {
         }
     }
 
-    /** An exchange for a block of {@code interiorExtents} (one per grid dimension) with {@code ghost} layers. */
+    /**
+     * An exchange for a block of {@code interiorExtents} (one per grid dimension) with
+     * {@code ghost} layers, filling the ghosts {@code shape} names (as {@link HaloExchange#create}).
+     */
     public static DeviceHaloExchange create(CartComm grid, Accelerator accelerator, int[] interiorExtents, int ghost,
-                                            boolean corners) {
-        return create(grid, accelerator, interiorExtents, ghost, corners, DeviceMessaging.DEFAULT_CHUNK_BYTES);
+                                            Shape shape) {
+        return create(grid, accelerator, interiorExtents, ghost, shape, DeviceMessaging.DEFAULT_CHUNK_BYTES);
     }
 
-    /** As {@link #create(CartComm, Accelerator, int[], int, boolean)} with a chunk size for pipelining faces (same on every rank). */
+    /** As {@link #create(CartComm, Accelerator, int[], int, Shape)} with a chunk size for pipelining faces (same on every rank). */
     public static DeviceHaloExchange create(CartComm grid, Accelerator accelerator, int[] interiorExtents, int ghost,
-                                            boolean corners, long chunkBytes) {
+                                            Shape shape, long chunkBytes) {
         if (interiorExtents.length != grid.ndims() || interiorExtents.length < 1 || interiorExtents.length > 3) {
             throw new IllegalArgumentException("DeviceHaloExchange: need one interior extent per grid dimension (1 to 3), "
                     + "grid has " + grid.ndims());
@@ -156,7 +161,8 @@ public final class DeviceHaloExchange implements AutoCloseable {
         if (chunkBytes < Double.BYTES) {
             throw new IllegalArgumentException("DeviceHaloExchange: chunk size must be at least 8 bytes");
         }
-        return new DeviceHaloExchange(grid, accelerator, interiorExtents.clone(), ghost, corners, chunkBytes);
+        return new DeviceHaloExchange(grid, accelerator, interiorExtents.clone(), ghost,
+                java.util.Objects.requireNonNull(shape, "shape"), chunkBytes);
     }
 
     /** Padded extents, one per dimension of the grid. */

@@ -13,6 +13,7 @@ import dev.tessera.gpu.DeviceBuffer;
 import dev.tessera.gpu.Event;
 import dev.tessera.gpu.ElementType;
 import dev.tessera.grid.BlockDecomposition;
+import dev.tessera.grid.HaloExchange;
 import dev.tessera.launch.SmpJob;
 import java.time.Duration;
 import java.util.Random;
@@ -92,7 +93,8 @@ class DeviceHaloExchangeTest {
             }
             try (Accelerator acc = Accelerators.forRank(session, new AcceleratorSpec(backend, null));
                  // 40-byte chunks: every face travels in many pipelined pieces.
-                 DeviceHaloExchange halo = DeviceHaloExchange.create(grid, acc, e, 2, corners, 40)) {
+                 DeviceHaloExchange halo = DeviceHaloExchange.create(grid, acc, e, 2,
+                         corners ? HaloExchange.Shape.FACES_EDGES_CORNERS : HaloExchange.Shape.FACES, 40)) {
                 DeviceBuffer u = acc.copyOf(field);
                 for (int step = 0; step < 2; step++) {
                     Event ghosts = halo.begin(u).finish();
