@@ -25,6 +25,7 @@ final class ChunkStore {
     private final int[] chunk;
     private final long[] chunkShape;
     private final int chunkBytes;
+    private final int deflateLevel;
     private final Deflater deflater;
     private final Map<Long, Pending> pending = new HashMap<>();
     private final List<ChunkBTree.Entry> written = new ArrayList<>();
@@ -59,6 +60,7 @@ final class ChunkStore {
                     + " bytes; HDF5 chunks hold less than 4 GiB (choose smaller chunk dimensions)");
         }
         this.chunkBytes = (int) bytes;
+        this.deflateLevel = deflateLevel;
         this.deflater = deflateLevel > 0 ? new Deflater(deflateLevel) : null;
         this.grid = new long[shape.length];
         for (int d = 0; d < shape.length; d++) {
@@ -107,19 +109,36 @@ final class ChunkStore {
 
     /** The chunk's bytes as stored: deflated, or as they are. */
     byte[] encode(byte[] raw) {
-        if (deflater == null) {
-            return raw;
+        return deflater == null ? raw : deflate(raw, deflater);
+    }
+
+    /**
+     * Like {@link #encode} but safe to call from several threads at once (a deflater of its
+     * own per call); returns a copy when nothing is compressed.
+     */
+    byte[] encodeConcurrently(byte[] raw) {
+        if (deflateLevel == 0) {
+            return raw.clone();
         }
-        deflater.reset();
-        deflater.setInput(raw);
-        deflater.finish();
+        Deflater d = new Deflater(deflateLevel);
+        try {
+            return deflate(raw, d);
+        } finally {
+            d.end();
+        }
+    }
+
+    private static byte[] deflate(byte[] raw, Deflater d) {
+        d.reset();
+        d.setInput(raw);
+        d.finish();
         byte[] out = new byte[raw.length + raw.length / 1000 + 64];
         int n = 0;
-        while (!deflater.finished()) {
+        while (!d.finished()) {
             if (n == out.length) {
                 out = Arrays.copyOf(out, out.length * 2);
             }
-            n += deflater.deflate(out, n, out.length - n);
+            n += d.deflate(out, n, out.length - n);
         }
         return Arrays.copyOf(out, n);
     }

@@ -116,33 +116,37 @@ final class ChunkedCollectiveWrite {
         send = null;
         sendSegment = null;
 
-        // 2. assemble each chunk this rank owns, compress it at once, keep only the stored bytes
+        // 2. assemble each chunk this rank owns and compress it at once, keeping only the
+        // stored bytes; chunks are independent, so they are done in parallel on this JVM's
+        // common pool (deflate is the costly part: one rank per node uses the node's cores)
         MemorySegment recvSegment = MemorySegment.ofArray(recv);
-        byte[] raw = new byte[store.chunkBytes()];
-        MemorySegment rawSegment = MemorySegment.ofArray(raw);
-        List<Long> keys = new ArrayList<>();
-        List<byte[]> encoded = new ArrayList<>();
+        List<Integer> ownedIndex = new ArrayList<>();
         for (int i = 0; i < myChunks.size(); i++) {
-            if (myOwners.get(i) != me) {
-                continue;
+            if (myOwners.get(i) == me) {
+                ownedIndex.add(i);
             }
-            long key = myChunks.get(i)[0];
-            long[] origin = originOf(myChunks.get(i));
-            if (store.inBounds(origin) < store.chunkBytes() / size) {
-                Arrays.fill(raw, (byte) 0); // an edge chunk: zero beyond the dataset's extent
-            }
+        }
+        List<Long> keys = new ArrayList<>();
+        for (int i : ownedIndex) {
+            keys.add(myChunks.get(i)[0]);
+        }
+        byte[][] stored = new byte[ownedIndex.size()][];
+        java.util.stream.IntStream.range(0, ownedIndex.size()).parallel().forEach(j -> {
+            long[] entry = myChunks.get(ownedIndex.get(j));
+            long[] origin = originOf(entry);
+            byte[] raw = new byte[store.chunkBytes()]; // zero beyond the dataset's extent
+            MemorySegment rawSegment = MemorySegment.ofArray(raw);
             Hyperslab own = myBox.intersect(new Hyperslab(origin, chunkShape));
             Hyperslab.copy(data, type.hostLayout(), myBox.count(), myBox.offset(), rawSegment, type.fileLayout(),
                     chunkShape, origin, own);
-            for (long[] in : incoming.getOrDefault(key, List.of())) {
+            for (long[] in : incoming.getOrDefault(entry[0], List.of())) {
                 Hyperslab piece = incomingPieces.get((int) in[0]);
                 Hyperslab.copy(recvSegment.asSlice(in[1]), type.fileLayout(), piece.count(), piece.offset(),
                         rawSegment, type.fileLayout(), chunkShape, origin, piece);
             }
-            byte[] stored = store.encode(raw);
-            keys.add(key);
-            encoded.add(stored == raw ? raw.clone() : stored);
-        }
+            stored[j] = store.encodeConcurrently(raw);
+        });
+        List<byte[]> encoded = new ArrayList<>(java.util.Arrays.asList(stored));
         recv = null;
         long[] mine = new long[keys.size() * 2];
         for (int i = 0; i < keys.size(); i++) {
