@@ -93,32 +93,36 @@ final class BtLineSolver {
     /**
      * Block elimination of the interior points 1 .. last, whose right-hand sides are at
      * r[ro + 5 s]: forward sweep (reference: the matvec_sub / matmul_sub / binvcrhs loop),
-     * then back substitution. Zones have at least 5 points a side, so last >= 3. The step
-     * kernel of direction {@code dir} (0 xi, 1 eta, 2 zeta) knows the zeros its form method
-     * leaves in A and B.
+     * then back substitution. Zones have at least 5 points a side, so last >= 3. The kernels
+     * of direction {@code dir} (0 xi, 1 eta, 2 zeta) know the zeros its form method leaves in
+     * A, B and C and never read those slots (which may hold another direction's values).
      */
     private void eliminate(double[] r, int ro, int last, int dir) {
         double[] l = lhs;
-        BlockOps.first(l, 100, 125, r, ro + 5);
+        int a = 75 * last;
         switch (dir) {
             case 0 -> {
-                for (int s = 2, a = 150; s < last; s++, a += 75) {
-                    BlockOps.stepX(l, a, a + 25, a + 50, a - 25, r, ro + 5 * s, ro + 5 * s - 5);
+                BlockOps.firstX(l, 100, 125, r, ro + 5);
+                for (int s = 2, b = 150; s < last; s++, b += 75) {
+                    BlockOps.stepX(l, b, b + 25, b + 50, b - 25, r, ro + 5 * s, ro + 5 * s - 5);
                 }
+                BlockOps.lastStepX(l, a, a + 25, a - 25, r, ro + 5 * last, ro + 5 * last - 5);
             }
             case 1 -> {
-                for (int s = 2, a = 150; s < last; s++, a += 75) {
-                    BlockOps.stepY(l, a, a + 25, a + 50, a - 25, r, ro + 5 * s, ro + 5 * s - 5);
+                BlockOps.firstY(l, 100, 125, r, ro + 5);
+                for (int s = 2, b = 150; s < last; s++, b += 75) {
+                    BlockOps.stepY(l, b, b + 25, b + 50, b - 25, r, ro + 5 * s, ro + 5 * s - 5);
                 }
+                BlockOps.lastStepY(l, a, a + 25, a - 25, r, ro + 5 * last, ro + 5 * last - 5);
             }
             default -> {
-                for (int s = 2, a = 150; s < last; s++, a += 75) {
-                    BlockOps.stepZ(l, a, a + 25, a + 50, a - 25, r, ro + 5 * s, ro + 5 * s - 5);
+                BlockOps.firstZ(l, 100, 125, r, ro + 5);
+                for (int s = 2, b = 150; s < last; s++, b += 75) {
+                    BlockOps.stepZ(l, b, b + 25, b + 50, b - 25, r, ro + 5 * s, ro + 5 * s - 5);
                 }
+                BlockOps.lastStepZ(l, a, a + 25, a - 25, r, ro + 5 * last, ro + 5 * last - 5);
             }
         }
-        int a = 75 * last;
-        BlockOps.lastStep(l, a, a + 25, a - 25, r, ro + 5 * last, ro + 5 * last - 5);
         for (int s = last - 1; s >= 1; s--) {
             BlockOps.matvecSub(l, 75 * s + 50, r, ro + 5 * s + 5, r, ro + 5 * s);
         }
@@ -126,10 +130,10 @@ final class BtLineSolver {
 
     // The Jacobians below are the reference's fjac/njac entries, with its association of
     // every product kept (the three directions differ in small ways, e.g. u2/u1 in x). Entries
-    // that are zero in the reference are left out: x - 0 * y is x, so the blocks are unchanged
-    // (up to the sign of zero entries, which no later operation can observe).
+    // that are zero in the reference are left out, and so are the entries of A, B and C they
+    // leave exactly zero: those slots are never read (BlockOps knows the zero patterns).
 
-    /** Point p's Jacobians (x_solve.f's fjac, njac) scattered into B(s), A(s+1) and C(s-1). */
+    /** Point p's Jacobians (x_solve.f's fjac, njac) into B(s), A(s+1) and C(s-1), exact zeros left out. */
     private void formX(BtZone z, int p, int s, int last, double t1d, double t2d, double[] d) {
         BtConstants c = z.c;
         double[] u = z.u, l = lhs;
@@ -166,25 +170,12 @@ final class BtLineSolver {
         double t1x2 = t1d * 2.0;
         int b = 75 * s + 25;
         l[b + 0] = 1.0 + t1x2 * d[0];
-        l[b + 1] = 0.0;
-        l[b + 2] = 0.0;
-        l[b + 3] = 0.0;
-        l[b + 4] = 0.0;
         l[b + 5] = t1x2 * n21;
         l[b + 6] = 1.0 + t1x2 * n22 + t1x2 * d[1];
-        l[b + 7] = 0.0;
-        l[b + 8] = 0.0;
-        l[b + 9] = 0.0;
         l[b + 10] = t1x2 * n31;
-        l[b + 11] = 0.0;
         l[b + 12] = 1.0 + t1x2 * n33 + t1x2 * d[2];
-        l[b + 13] = 0.0;
-        l[b + 14] = 0.0;
         l[b + 15] = t1x2 * n41;
-        l[b + 16] = 0.0;
-        l[b + 17] = 0.0;
         l[b + 18] = 1.0 + t1x2 * n44 + t1x2 * d[3];
-        l[b + 19] = 0.0;
         l[b + 20] = t1x2 * n51;
         l[b + 21] = t1x2 * n52;
         l[b + 22] = t1x2 * n53;
@@ -194,9 +185,6 @@ final class BtLineSolver {
             int a = 75 * (s + 1);
             l[a + 0] = -(t1d * d[0]);
             l[a + 1] = -t2d;
-            l[a + 2] = 0.0;
-            l[a + 3] = 0.0;
-            l[a + 4] = 0.0;
             l[a + 5] = -t2d * f21 - t1d * n21;
             l[a + 6] = -t2d * f22 - t1d * n22 - t1d * d[1];
             l[a + 7] = -t2d * f23;
@@ -205,13 +193,9 @@ final class BtLineSolver {
             l[a + 10] = -t2d * f31 - t1d * n31;
             l[a + 11] = -t2d * f32;
             l[a + 12] = -t2d * f33 - t1d * n33 - t1d * d[2];
-            l[a + 13] = 0.0;
-            l[a + 14] = 0.0;
             l[a + 15] = -t2d * f41 - t1d * n41;
             l[a + 16] = -t2d * f42;
-            l[a + 17] = 0.0;
             l[a + 18] = -t2d * f44 - t1d * n44 - t1d * d[3];
-            l[a + 19] = 0.0;
             l[a + 20] = -t2d * f51 - t1d * n51;
             l[a + 21] = -t2d * f52 - t1d * n52;
             l[a + 22] = -t2d * f53 - t1d * n53;
@@ -222,9 +206,6 @@ final class BtLineSolver {
             int cc = 75 * (s - 1) + 50;
             l[cc + 0] = -(t1d * d[0]);
             l[cc + 1] = t2d;
-            l[cc + 2] = 0.0;
-            l[cc + 3] = 0.0;
-            l[cc + 4] = 0.0;
             l[cc + 5] = t2d * f21 - t1d * n21;
             l[cc + 6] = t2d * f22 - t1d * n22 - t1d * d[1];
             l[cc + 7] = t2d * f23;
@@ -233,13 +214,9 @@ final class BtLineSolver {
             l[cc + 10] = t2d * f31 - t1d * n31;
             l[cc + 11] = t2d * f32;
             l[cc + 12] = t2d * f33 - t1d * n33 - t1d * d[2];
-            l[cc + 13] = 0.0;
-            l[cc + 14] = 0.0;
             l[cc + 15] = t2d * f41 - t1d * n41;
             l[cc + 16] = t2d * f42;
-            l[cc + 17] = 0.0;
             l[cc + 18] = t2d * f44 - t1d * n44 - t1d * d[3];
-            l[cc + 19] = 0.0;
             l[cc + 20] = t2d * f51 - t1d * n51;
             l[cc + 21] = t2d * f52 - t1d * n52;
             l[cc + 22] = t2d * f53 - t1d * n53;
@@ -248,7 +225,7 @@ final class BtLineSolver {
         }
     }
 
-    /** Point p's Jacobians (y_solve.f's fjac, njac) scattered into B(s), A(s+1) and C(s-1). */
+    /** Point p's Jacobians (y_solve.f's fjac, njac) into B(s), A(s+1) and C(s-1), exact zeros left out. */
     private void formY(BtZone z, int p, int s, int last, double t1d, double t2d, double[] d) {
         BtConstants c = z.c;
         double[] u = z.u, l = lhs;
@@ -285,25 +262,12 @@ final class BtLineSolver {
         double t1x2 = t1d * 2.0;
         int b = 75 * s + 25;
         l[b + 0] = 1.0 + t1x2 * d[0];
-        l[b + 1] = 0.0;
-        l[b + 2] = 0.0;
-        l[b + 3] = 0.0;
-        l[b + 4] = 0.0;
         l[b + 5] = t1x2 * n21;
         l[b + 6] = 1.0 + t1x2 * n22 + t1x2 * d[1];
-        l[b + 7] = 0.0;
-        l[b + 8] = 0.0;
-        l[b + 9] = 0.0;
         l[b + 10] = t1x2 * n31;
-        l[b + 11] = 0.0;
         l[b + 12] = 1.0 + t1x2 * n33 + t1x2 * d[2];
-        l[b + 13] = 0.0;
-        l[b + 14] = 0.0;
         l[b + 15] = t1x2 * n41;
-        l[b + 16] = 0.0;
-        l[b + 17] = 0.0;
         l[b + 18] = 1.0 + t1x2 * n44 + t1x2 * d[3];
-        l[b + 19] = 0.0;
         l[b + 20] = t1x2 * n51;
         l[b + 21] = t1x2 * n52;
         l[b + 22] = t1x2 * n53;
@@ -312,25 +276,18 @@ final class BtLineSolver {
         if (s < last) {
             int a = 75 * (s + 1);
             l[a + 0] = -(t1d * d[0]);
-            l[a + 1] = 0.0;
             l[a + 2] = -t2d;
-            l[a + 3] = 0.0;
-            l[a + 4] = 0.0;
             l[a + 5] = -t2d * f21 - t1d * n21;
             l[a + 6] = -t2d * f22 - t1d * n22 - t1d * d[1];
             l[a + 7] = -t2d * f23;
-            l[a + 8] = 0.0;
-            l[a + 9] = 0.0;
             l[a + 10] = -t2d * f31 - t1d * n31;
             l[a + 11] = -t2d * f32;
             l[a + 12] = -t2d * f33 - t1d * n33 - t1d * d[2];
             l[a + 13] = -t2d * f34;
             l[a + 14] = -t2d * c2;
             l[a + 15] = -t2d * f41 - t1d * n41;
-            l[a + 16] = 0.0;
             l[a + 17] = -t2d * f43;
             l[a + 18] = -t2d * f44 - t1d * n44 - t1d * d[3];
-            l[a + 19] = 0.0;
             l[a + 20] = -t2d * f51 - t1d * n51;
             l[a + 21] = -t2d * f52 - t1d * n52;
             l[a + 22] = -t2d * f53 - t1d * n53;
@@ -340,25 +297,18 @@ final class BtLineSolver {
         if (s > 1) {
             int cc = 75 * (s - 1) + 50;
             l[cc + 0] = -(t1d * d[0]);
-            l[cc + 1] = 0.0;
             l[cc + 2] = t2d;
-            l[cc + 3] = 0.0;
-            l[cc + 4] = 0.0;
             l[cc + 5] = t2d * f21 - t1d * n21;
             l[cc + 6] = t2d * f22 - t1d * n22 - t1d * d[1];
             l[cc + 7] = t2d * f23;
-            l[cc + 8] = 0.0;
-            l[cc + 9] = 0.0;
             l[cc + 10] = t2d * f31 - t1d * n31;
             l[cc + 11] = t2d * f32;
             l[cc + 12] = t2d * f33 - t1d * n33 - t1d * d[2];
             l[cc + 13] = t2d * f34;
             l[cc + 14] = t2d * c2;
             l[cc + 15] = t2d * f41 - t1d * n41;
-            l[cc + 16] = 0.0;
             l[cc + 17] = t2d * f43;
             l[cc + 18] = t2d * f44 - t1d * n44 - t1d * d[3];
-            l[cc + 19] = 0.0;
             l[cc + 20] = t2d * f51 - t1d * n51;
             l[cc + 21] = t2d * f52 - t1d * n52;
             l[cc + 22] = t2d * f53 - t1d * n53;
@@ -367,7 +317,7 @@ final class BtLineSolver {
         }
     }
 
-    /** Point p's Jacobians (z_solve.f's fjac, njac; rho_i for its 1/u1) scattered into B(s), A(s+1) and C(s-1). */
+    /** Point p's Jacobians (z_solve.f's fjac, njac; rho_i for its 1/u1) into B(s), A(s+1) and C(s-1), exact zeros left out. */
     private void formZ(BtZone z, int p, int s, int last, double t1d, double t2d, double[] d) {
         BtConstants c = z.c;
         double[] u = z.u, l = lhs;
@@ -404,25 +354,12 @@ final class BtLineSolver {
         double t1x2 = t1d * 2.0;
         int b = 75 * s + 25;
         l[b + 0] = 1.0 + t1x2 * d[0];
-        l[b + 1] = 0.0;
-        l[b + 2] = 0.0;
-        l[b + 3] = 0.0;
-        l[b + 4] = 0.0;
         l[b + 5] = t1x2 * n21;
         l[b + 6] = 1.0 + t1x2 * n22 + t1x2 * d[1];
-        l[b + 7] = 0.0;
-        l[b + 8] = 0.0;
-        l[b + 9] = 0.0;
         l[b + 10] = t1x2 * n31;
-        l[b + 11] = 0.0;
         l[b + 12] = 1.0 + t1x2 * n33 + t1x2 * d[2];
-        l[b + 13] = 0.0;
-        l[b + 14] = 0.0;
         l[b + 15] = t1x2 * n41;
-        l[b + 16] = 0.0;
-        l[b + 17] = 0.0;
         l[b + 18] = 1.0 + t1x2 * n44 + t1x2 * d[3];
-        l[b + 19] = 0.0;
         l[b + 20] = t1x2 * n51;
         l[b + 21] = t1x2 * n52;
         l[b + 22] = t1x2 * n53;
@@ -431,20 +368,13 @@ final class BtLineSolver {
         if (s < last) {
             int a = 75 * (s + 1);
             l[a + 0] = -(t1d * d[0]);
-            l[a + 1] = 0.0;
-            l[a + 2] = 0.0;
             l[a + 3] = -t2d;
-            l[a + 4] = 0.0;
             l[a + 5] = -t2d * f21 - t1d * n21;
             l[a + 6] = -t2d * f22 - t1d * n22 - t1d * d[1];
-            l[a + 7] = 0.0;
             l[a + 8] = -t2d * f24;
-            l[a + 9] = 0.0;
             l[a + 10] = -t2d * f31 - t1d * n31;
-            l[a + 11] = 0.0;
             l[a + 12] = -t2d * f33 - t1d * n33 - t1d * d[2];
             l[a + 13] = -t2d * f34;
-            l[a + 14] = 0.0;
             l[a + 15] = -t2d * f41 - t1d * n41;
             l[a + 16] = -t2d * f42;
             l[a + 17] = -t2d * f43;
@@ -459,20 +389,13 @@ final class BtLineSolver {
         if (s > 1) {
             int cc = 75 * (s - 1) + 50;
             l[cc + 0] = -(t1d * d[0]);
-            l[cc + 1] = 0.0;
-            l[cc + 2] = 0.0;
             l[cc + 3] = t2d;
-            l[cc + 4] = 0.0;
             l[cc + 5] = t2d * f21 - t1d * n21;
             l[cc + 6] = t2d * f22 - t1d * n22 - t1d * d[1];
-            l[cc + 7] = 0.0;
             l[cc + 8] = t2d * f24;
-            l[cc + 9] = 0.0;
             l[cc + 10] = t2d * f31 - t1d * n31;
-            l[cc + 11] = 0.0;
             l[cc + 12] = t2d * f33 - t1d * n33 - t1d * d[2];
             l[cc + 13] = t2d * f34;
-            l[cc + 14] = 0.0;
             l[cc + 15] = t2d * f41 - t1d * n41;
             l[cc + 16] = t2d * f42;
             l[cc + 17] = t2d * f43;
@@ -485,5 +408,4 @@ final class BtLineSolver {
             l[cc + 24] = t2d * f55 - t1d * n55 - t1d * d[4];
         }
     }
-
 }
