@@ -237,9 +237,7 @@ final class IsRanking {
         Arrays.fill(mine, 0);
         int[] keys = keyArray;
         int s = shift;
-        for (int i = lo; i < hi; i++) {
-            mine[keys[i] >> s]++;
-        }
+        countBuckets(keys, lo, hi, s, mine);
         if (members > 1) {
             ctx.barrier();
         }
@@ -261,15 +259,33 @@ final class IsRanking {
                 bucketSize[b] = total;
             }
         }
-        int[] out = keyBuff1;
-        for (int i = lo; i < hi; i++) {
-            int key = keys[i];
-            out[ptr[key >> s]++] = key;
-        }
+        scatter(keys, lo, hi, s, ptr, keyBuff1);
         if (members > 1) {
             // A second barrier: Team's barrier keeps its shared sense across regions while members'
             // senses restart, so every region must pass an even number of them (framework bug, reported).
             ctx.barrier();
+        }
+    }
+
+    // The three passes over the keys, as small methods of their own: the JIT compiles each one
+    // whole after a few calls instead of replacing a large region method's loops on the stack.
+
+    private static void countBuckets(int[] keys, int lo, int hi, int shift, int[] buckets) {
+        for (int i = lo; i < hi; i++) {
+            buckets[keys[i] >> shift]++;
+        }
+    }
+
+    private static void scatter(int[] keys, int lo, int hi, int shift, int[] ptr, int[] out) {
+        for (int i = lo; i < hi; i++) {
+            int key = keys[i];
+            out[ptr[key >> shift]++] = key;
+        }
+    }
+
+    private static void histogram(int[] keys, int lo, int hi, int min, int[] hist) {
+        for (int i = lo; i < hi; i++) {
+            hist[keys[i] - min]++;
         }
     }
 
@@ -330,10 +346,7 @@ final class IsRanking {
         Arrays.fill(hist, 0, range, 0);
         int lo = block(localKeys, id, members);
         int hi = block(localKeys, id + 1, members);
-        int[] keys = keyBuff2;
-        for (int i = lo; i < hi; i++) {
-            hist[keys[i] - minKeyVal]++;
-        }
+        histogram(keyBuff2, lo, hi, minKeyVal, hist);
         int[] c = counts;
         if (members == 1) {
             for (int i = 0; i < range - 1; i++) {
