@@ -111,12 +111,17 @@ class SequentialZones {
         int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 1;
         LuMz bench = new LuMz();
         MzProblem p = bench.problem(cls);
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         try (Team team = Team.create(threads)) {
             for (int r = 0; r < repeats; r++) {
-                Result res = new SequentialZones(bench, p).run(team, -1, true);
+                SequentialZones zones = new SequentialZones(bench, p);
+                long cpu0 = os.getProcessCpuTime();
+                Result res = zones.run(team, -1, true);
+                double cpu = (os.getProcessCpuTime() - cpu0) * 1e-9;
                 System.out.print(res.verification().detail());
-                System.out.printf("LU-MZ class %c threads %d: %.3f s, %.2f Mop/s, verified %b%n",
-                        cls, threads, res.seconds(), res.mops(), res.verification().verified());
+                System.out.printf("LU-MZ class %c threads %d: %.3f s, %.2f Mop/s, verified %b; process CPU %.2f s"
+                        + " (set-up and warm-up included)%n",
+                        cls, threads, res.seconds(), res.mops(), res.verification().verified(), cpu);
             }
         }
     }
