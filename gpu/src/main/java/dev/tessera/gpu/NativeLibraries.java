@@ -28,14 +28,13 @@ import java.util.Arrays;
  * else they create it and write it. Ranks of one node starting together race: one rank
  * sees the file another is still writing and loads a truncated library (a crash or a
  * linker error). {@link #preExtract} puts the complete file at that name first: under a
- * lock (a JVM-wide monitor for ranks that are threads, a file lock next to the library for
- * ranks that are processes) it compares an existing file with the jar's bytes, and if
+ * lock (a monitor for ranks that are threads of one JVM, an interned string so that it is
+ * one monitor even for ranks with class loaders of their own; a file lock next to the
+ * library for ranks that are processes) it compares an existing file with the jar's bytes, and if
  * absent or different writes a private temporary file and renames it into place, which
  * is atomic, so the library's own loader only ever sees a complete file.
  */
 public final class NativeLibraries {
-
-    private static final Object JVM_LOCK = new Object();
 
     private NativeLibraries() {
     }
@@ -76,7 +75,8 @@ public final class NativeLibraries {
             throw new UncheckedIOException("reading native library resource " + resource, e);
         }
         Path target = dir.resolve(fileName);
-        synchronized (JVM_LOCK) {
+        // Interned: the same object for every class loader of this JVM (smp ranks may each load this class).
+        synchronized (("dev.tessera.gpu.NativeLibraries:" + target.toAbsolutePath()).intern()) {
             try (FileChannel lockFile = FileChannel.open(dir.resolve(fileName + ".lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE);
                  FileLock lock = lockFile.lock()) {
@@ -105,6 +105,24 @@ public final class NativeLibraries {
         } catch (UnsupportedOperationException e) {
             // not a POSIX file system: keep the default
         }
+    }
+
+    /**
+     * One line for a JNI library that would not load. A JVM lets one class loader own a
+     * native library: smp ranks that load the gpu module from their own class path (each
+     * rank its own class loader) cannot all use it, so that case says how to share it.
+     */
+    public static String explainLinkageError(String library, LinkageError e) {
+        String all = String.valueOf(e.getMessage());
+        if (all.contains("another classloader")) {
+            return library + "'s JNI library is already loaded by another class loader of this JVM: ranks with class "
+                    + "loaders of their own (tessera run --device smp) share it only when the gpu module and its "
+                    + "libraries are on the launcher's class path";
+        }
+        if (e instanceof NoClassDefFoundError) {
+            return library + "'s classes are not on the class path (" + firstLine(e) + ")";
+        }
+        return library + "'s native library did not load: " + firstLine(e);
     }
 
     /** The first line of a throwable's message (JNI loaders put whole stack traces in theirs). */

@@ -3,6 +3,7 @@ package dev.tessera.gpu;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -79,6 +80,18 @@ class NativeLibrariesTest {
         Files.write(dir.resolve("libFake.so"), new byte[] {1, 2, 3});
         NativeLibraries.preExtract(RESOURCE, dir, "libFake.so");
         assertArrayEquals(want, Files.readAllBytes(dir.resolve("libFake.so")));
+    }
+
+    @Test
+    void linkErrorsBecomeOneLineThatSaysWhatToDo() {
+        String shared = NativeLibraries.explainLinkageError("JOCL", new UnsatisfiedLinkError(
+                "Error while loading native library \"JOCL_2_0_5-linux-x86_64\"\n---(start of nested stack traces)---\n"
+                        + "java.lang.UnsatisfiedLinkError: Native Library /tmp/libJOCL.so already loaded in another classloader"));
+        assertTrue(shared.contains("launcher's class path"), shared);
+        String missing = NativeLibraries.explainLinkageError("JOCL", new NoClassDefFoundError("org/jocl/CL"));
+        assertEquals("JOCL's classes are not on the class path (org/jocl/CL)", missing);
+        String other = NativeLibraries.explainLinkageError("JCuda", new UnsatisfiedLinkError("libcuda.so.1: cannot open\nmore"));
+        assertEquals("JCuda's native library did not load: libcuda.so.1: cannot open", other);
     }
 
     @Test

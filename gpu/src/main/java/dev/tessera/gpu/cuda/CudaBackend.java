@@ -105,8 +105,7 @@ public final class CudaBackend implements AcceleratorBackend {
             found = List.copyOf(all);
             return BackendStatus.available(Backend.CUDA, all.stream().map(Found::info).toList());
         } catch (LinkageError e) {
-            return BackendStatus.unavailable(Backend.CUDA, "JCuda's native library did not load: "
-                    + NativeLibraries.firstLine(e));
+            return BackendStatus.unavailable(Backend.CUDA, NativeLibraries.explainLinkageError("JCuda", e));
         } catch (RuntimeException e) {
             return BackendStatus.unavailable(Backend.CUDA, NativeLibraries.firstLine(e));
         }

@@ -113,8 +113,7 @@ public final class OpenClBackend implements AcceleratorBackend {
             found = List.copyOf(all);
             return BackendStatus.available(Backend.OPENCL, all.stream().map(Found::info).toList());
         } catch (LinkageError e) {
-            return BackendStatus.unavailable(Backend.OPENCL, "JOCL's native library did not load: "
-                    + NativeLibraries.firstLine(e));
+            return BackendStatus.unavailable(Backend.OPENCL, NativeLibraries.explainLinkageError("JOCL", e));
         } catch (RuntimeException e) {
             return BackendStatus.unavailable(Backend.OPENCL, NativeLibraries.firstLine(e));
         }
