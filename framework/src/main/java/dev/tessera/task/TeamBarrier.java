@@ -57,6 +57,14 @@ final class TeamBarrier {
         return next;
     }
 
+    /**
+     * The sense last published: a member starting a region takes it as its own, so members
+     * stay in step with the barrier whatever number of barriers earlier regions had.
+     */
+    boolean currentSense() {
+        return sense;
+    }
+
     void breakBarrier() {
         broken = true;
     }

@@ -21,9 +21,14 @@ public final class TeamContext {
         this.id = id;
     }
 
-    /** Resets the member's per-region state before a region starts. */
+    /**
+     * Resets the member's per-region state before a region starts. The member's barrier sense
+     * is taken from the barrier, not reset to false: after a region with an odd number of
+     * barriers the barrier's sense is flipped, and a member starting from false would pass
+     * the next region's first barrier without waiting.
+     */
     void reset() {
-        sense = false;
+        sense = team.barrier().currentSense();
         singles = 0;
     }
 

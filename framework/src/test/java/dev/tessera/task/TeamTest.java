@@ -106,6 +106,42 @@ class TeamTest {
         }
     }
 
+    /**
+     * Regression: a region with an odd number of barriers left the barrier's sense flipped,
+     * and members starting the next region from a fresh sense passed its first barrier at once.
+     * Member 1 holds back from the second region's barrier until member 0 is through it (or
+     * 2 s pass): through means member 0 did not wait.
+     */
+    @ParameterizedTest(name = "{0} barriers in the first region")
+    @ValueSource(ints = {1, 2, 3})
+    void aBarrierWaitsWhateverTheBarrierCountOfEarlierRegions(int barriers) throws Exception {
+        try (Team team = Team.create(2)) {
+            team.region(ctx -> {
+                for (int b = 0; b < barriers; b++) {
+                    ctx.barrier();
+                }
+            });
+            java.util.concurrent.CountDownLatch memberZeroThrough = new java.util.concurrent.CountDownLatch(1);
+            AtomicInteger early = new AtomicInteger();
+            team.region(ctx -> {
+                if (ctx.id() == 1) {
+                    try {
+                        if (memberZeroThrough.await(2, java.util.concurrent.TimeUnit.SECONDS)) {
+                            early.incrementAndGet();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                ctx.barrier();
+                if (ctx.id() == 0) {
+                    memberZeroThrough.countDown();
+                }
+            });
+            assertEquals(0, early.get(), "member 0 passed the barrier before member 1 arrived");
+        }
+    }
+
     @ParameterizedTest(name = "{0} threads")
     @ValueSource(ints = {1, 2, 3, 4})
     void regionConstructsBehaveAsInOpenMp(int threads) {
