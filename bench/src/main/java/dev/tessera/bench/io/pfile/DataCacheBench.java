@@ -44,6 +44,11 @@ public final class DataCacheBench {
             rnd.nextBytes(b);
             String n = "input-" + i + ".bin";
             Files.write(root.resolve(n), b);
+            // Written back now, so "cold" passes can drop the pages (dirty pages cannot be dropped).
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(root.resolve(n),
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
             names.add(n);
         }
         long total = (long) files * (fileMib << 20);

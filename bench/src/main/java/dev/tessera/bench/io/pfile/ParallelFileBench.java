@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@code writeAll}/{@code readAll}, two-phase) next to {@code dd}'s raw sequential
  * bandwidth to the same directory, in the same run, alternating, reporting medians.
  *
- * <p>Writes are timed to durable data: {@code dd conv=fdatasync} and writeAll + sync (fsync).
+ * <p>Writes are timed to durable data: {@code dd conv=fdatasync} and writeAll + sync (fsync);
+ * dd copies random bytes from /dev/shm, not zeros (see {@link #ddSource}).
  * Before every read the file's pages are dropped from the page cache
  * ({@code dd iflag=nocache count=0}, posix_fadvise DONTNEED), so both reads come from the
  * device. The array is decomposed in pencils (a 2-d process grid over the first two
@@ -76,6 +77,9 @@ public final class ParallelFileBench {
         } finally {
             Files.deleteIfExists(ddFile);
             Files.deleteIfExists(file);
+            if (ddSource != null) {
+                Files.deleteIfExists(ddSource);
+            }
         }
         System.out.println();
         System.out.println("| median of " + repeat + " | dd (raw sequential) MB/s | ParallelFile MB/s | ratio |");
@@ -91,6 +95,7 @@ public final class ParallelFileBench {
             throws IOException {
         AtomicLong writeNanos = new AtomicLong();
         AtomicLong readNanos = new AtomicLong();
+        AtomicLong beforeSync = new AtomicLong();
         long bytes = 8L * sizes[0] * sizes[1] * sizes[2];
         SmpJob.run(ranks, new String[0], Duration.ofMinutes(10), s -> {
             Subarray b = block(s.rank(), s.size(), sizes, slabs);
@@ -101,6 +106,9 @@ public final class ParallelFileBench {
             try (ParallelFile f = ParallelFile.open(s.world(), file, hints, OpenMode.CREATE, OpenMode.WRITE)) {
                 f.setView(0, b);
                 f.writeAll(data);
+                if (s.rank() == 0) {
+                    beforeSync.set(System.nanoTime() - t0);
+                }
                 f.sync();
             }
             s.world().barrier();
@@ -123,6 +131,8 @@ public final class ParallelFileBench {
                 throw new IllegalStateException("rank " + s.rank() + " read back other values");
             }
         });
+        System.out.printf("    writeAll %.2f s (of which sync %.2f s), readAll %.2f s%n", writeNanos.get() / 1e9,
+                (writeNanos.get() - beforeSync.get()) / 1e9, readNanos.get() / 1e9);
         return new double[] {bytes / (writeNanos.get() / 1e3), bytes / (readNanos.get() / 1e3)};
     }
 
@@ -156,11 +166,37 @@ public final class ParallelFileBench {
         return Subarray.of(Datatype.DOUBLE, sizes, sub, start);
     }
 
+    /**
+     * Where dd's data come from: a file of random bytes in /dev/shm (made once), not
+     * /dev/zero, because a virtual disk may turn all-zero writes into cheap zero-fill
+     * operations (QEMU detect-zeroes) and so report a bandwidth no real data gets.
+     */
+    private static Path ddSource;
+
+    static synchronized Path ddSource(long bytes) throws IOException {
+        if (ddSource == null) {
+            Path shm = Path.of("/dev/shm");
+            if (!Files.isDirectory(shm)) {
+                return Path.of("/dev/zero");
+            }
+            ddSource = shm.resolve("tessera-dd-source-" + ProcessHandle.current().pid());
+            byte[] block = new byte[16 << 20];
+            new java.util.Random(7).nextBytes(block);
+            try (var out = Files.newOutputStream(ddSource)) {
+                for (long at = 0; at < Math.max(1, bytes >> 24); at++) {
+                    out.write(block);
+                }
+            }
+            ddSource.toFile().deleteOnExit();
+        }
+        return ddSource;
+    }
+
     /** MB/s of dd writing (conv=fdatasync) or reading {@code bytes} in 16 MiB blocks. */
     static double dd(Path file, long bytes, boolean write) throws IOException, InterruptedException {
         long blocks = Math.max(1, bytes >> 24);
         List<String> cmd = write
-                ? List.of("dd", "if=/dev/zero", "of=" + file, "bs=16M", "count=" + blocks, "conv=fdatasync")
+                ? List.of("dd", "if=" + ddSource(bytes), "of=" + file, "bs=16M", "count=" + blocks, "conv=fdatasync")
                 : List.of("dd", "if=" + file, "of=/dev/null", "bs=16M");
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
