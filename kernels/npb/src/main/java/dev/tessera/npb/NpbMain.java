@@ -10,6 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -74,6 +75,12 @@ public final class NpbMain {
 
     /** Runs the command on one rank of {@code session}; returns the rank's exit status. */
     public static int run(Session session, List<String> args, PrintStream out, PrintStream err) {
+        return run(session, args, out, err, KernelCatalog::create);
+    }
+
+    /** As {@link #run(Session, List, PrintStream, PrintStream)} with kernels from {@code catalog} (tests). */
+    static int run(Session session, List<String> args, PrintStream out, PrintStream err,
+            Function<String, NpbKernel> catalog) {
         Comm world = session.world();
         boolean root = world.rank() == 0;
         NpbMain options = new NpbMain();
@@ -94,10 +101,10 @@ public final class NpbMain {
             }
             return OK;
         }
-        return options.execute(session, out, err);
+        return options.execute(session, out, err, catalog);
     }
 
-    private int execute(Session session, PrintStream out, PrintStream err) {
+    private int execute(Session session, PrintStream out, PrintStream err, Function<String, NpbKernel> catalog) {
         Comm world = session.world();
         boolean root = world.rank() == 0;
         NpbKernel k;
@@ -107,7 +114,7 @@ public final class NpbMain {
                 throw new IllegalArgumentException("--class takes one letter (S, W, A, B, C), got '" + problemClass + "'");
             }
             cls = Character.toUpperCase(problemClass.charAt(0));
-            k = KernelCatalog.create(kernel);
+            k = catalog.apply(kernel);
             k.check(cls, world.size());
             checkHeap(k, cls, session);
         } catch (IllegalArgumentException e) {

@@ -26,13 +26,17 @@ class NpbMainTest {
     }
 
     static Outcome main(int ranks, String... args) {
+        return main(ranks, KernelCatalog::create, args);
+    }
+
+    static Outcome main(int ranks, java.util.function.Function<String, NpbKernel> catalog, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
         AtomicIntegerArray status = new AtomicIntegerArray(ranks);
         SmpJob.run(ranks, new String[] {"--threads", "1"}, Duration.ofSeconds(100),
-                session -> status.set(session.rank(), NpbMain.run(session, List.of(args), o, e)));
+                session -> status.set(session.rank(), NpbMain.run(session, List.of(args), o, e, catalog)));
         int[] s = new int[ranks];
         for (int r = 0; r < ranks; r++) {
             s[r] = status.get(r);
@@ -77,6 +81,31 @@ class NpbMainTest {
         Outcome o = main(4, "cg", "--class", "C");
         assertOneLineRefusal(o, "CG class C needs about", "heap", "-Xmx");
         assertTrue(System.nanoTime() - start < 20_000_000_000L, "refused without generating the matrix");
+    }
+
+    /** A kernel whose run finishes but does not verify. */
+    static final class UnverifiedKernel implements NpbKernel {
+        @Override
+        public String name() {
+            return "XX";
+        }
+
+        @Override
+        public void check(char problemClass, int ranks) {
+        }
+
+        @Override
+        public KernelResult run(dev.tessera.comm.Comm world, dev.tessera.task.Team team, char problemClass) {
+            return new KernelResult("XX", problemClass, "100", 1, 0.5, 1.0, "floating point", false, " value 2 (reference 1)");
+        }
+    }
+
+    @Test
+    void aRunThatDoesNotVerifyExitsWithStatus1AndSaysUnsuccessful() {
+        Outcome o = main(2, name -> new UnverifiedKernel(), "xx", "--class", "S");
+        assertEquals(NpbMain.UNVERIFIED, o.rank0());
+        assertTrue(o.out().contains(" Verification    =             UNSUCCESSFUL"), o.out());
+        assertTrue(o.out().contains("value 2 (reference 1)"), o.out());
     }
 
     @Test
