@@ -30,8 +30,10 @@ import java.util.Map;
  * vs two-phase aggregation; contiguous and chunked+deflate), jHDF 0.13 (serial, the whole
  * array in memory) and libhdf5 through h5py (serial, native). Every write includes fsync;
  * every read starts with the file evicted from the page cache (dd oflag=nocache), so reads
- * come from the device. Each case runs --repeat times, alternating; the table shows medians,
- * the ratio to dd, and the CPU seconds the process used (all threads) per case.
+ * come from the device. Each case runs --repeat times, alternating, each time right after
+ * a dd write and read of the same size (on a shared machine the disk's speed drifts, so a
+ * case is compared with the dd just before it); the table shows medians of the times, of
+ * the per-pair ratios to dd, and the CPU seconds the process used (all threads).
  *
  * <pre>
  * java -Xmx4g -cp bench/target/tessera-bench.jar:bench/target/lib/* dev.tessera.bench.io.Hdf5Bandwidth
@@ -43,6 +45,17 @@ public final class Hdf5Bandwidth {
     private static final Duration JOB = Duration.ofMinutes(10);
 
     record Sample(double writeSeconds, double writeCpu, double readSeconds, double readCpu) {
+    }
+
+    /** A case's sample and the dd sample taken just before it (the machine's state then). */
+    record Pair(Sample dd, Sample it) {
+        double writeRatio() {
+            return dd.writeSeconds / it.writeSeconds;
+        }
+
+        double readRatio() {
+            return dd.readSeconds / it.readSeconds;
+        }
     }
 
     private final Path dir;
@@ -96,41 +109,53 @@ public final class Hdf5Bandwidth {
             List<String> words = List.of(only.split(","));
             cases.keySet().removeIf(k -> !k.startsWith("dd") && words.stream().noneMatch(k::contains));
         }
-        Map<String, List<Sample>> samples = new LinkedHashMap<>();
-        if (n > 96) { // compile the Java paths first, on a small array, so the first timed case is not the JIT's
-            Hdf5Bandwidth small = new Hdf5Bandwidth(dir, 96, ranks);
-            small.tessera("slab", WriteStrategy.INDEPENDENT, null);
-            small.tessera("pencil", WriteStrategy.AGGREGATED, null);
-            small.tessera("slab", WriteStrategy.AUTO, Hdf5Layout.chunked(32, 32, 32).deflate(1));
-            small.serial();
-            small.jhdf();
+        cases.remove("dd bs=8M (raw sequential)");
+        Map<String, List<Pair>> samples = new LinkedHashMap<>();
+        if (n > 128) { // compile the Java paths first (writes and reads), so no timed case pays for the JIT
+            Hdf5Bandwidth small = new Hdf5Bandwidth(dir, 128, ranks);
+            for (int i = 0; i < 2; i++) {
+                small.tessera("slab", WriteStrategy.INDEPENDENT, null);
+                small.tessera("slab", WriteStrategy.AGGREGATED, null);
+                small.tessera("pencil", WriteStrategy.INDEPENDENT, null);
+                small.tessera("pencil", WriteStrategy.AGGREGATED, null);
+                small.tessera("slab", WriteStrategy.AUTO, Hdf5Layout.chunked(32, 32, 32).deflate(1));
+                small.serial();
+                small.jhdf();
+            }
         }
         System.out.printf(Locale.ROOT, "# %d^3 doubles = %.1f MiB, %d smp ranks, dir %s, %d repeats; CPU: %s%n",
                 n, bytes / 1048576.0, ranks, dir, repeat, cpuModel());
+        System.out.println("# every case runs right after a dd write+read of the same size (its reference);"
+                + " x dd = dd time / case time, median over the repeats");
         for (int r = 0; r < repeat; r++) {
             for (var c : cases.entrySet()) {
+                Sample ref;
                 Sample s;
                 try {
+                    ref = dd();
                     s = c.getValue().run();
                 } catch (Exception | OutOfMemoryError e) {
                     System.out.println("# " + c.getKey() + ": " + e);
                     continue;
                 }
-                samples.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(s);
-                System.out.printf(Locale.ROOT, "#  run %d %-45s write %7.3f s (cpu %6.2f)  read %7.3f s (cpu %6.2f)%n",
-                        r + 1, c.getKey(), s.writeSeconds, s.writeCpu, s.readSeconds, s.readCpu);
+                samples.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(new Pair(ref, s));
+                System.out.printf(Locale.ROOT, "#  run %d %-40s write %7.3f s (cpu %6.2f, dd %6.3f)  read %7.3f s"
+                        + " (cpu %6.2f, dd %6.3f)%n", r + 1, c.getKey(), s.writeSeconds, s.writeCpu, ref.writeSeconds,
+                        s.readSeconds, s.readCpu, ref.readSeconds);
             }
         }
-        Sample dd = median(samples.get("dd bs=8M (raw sequential)"));
         System.out.println();
-        System.out.println("| method | write MiB/s | x dd | write CPU s | read MiB/s | x dd | read CPU s |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| method | write MiB/s | x dd | write CPU s | read MiB/s | x dd | read CPU s | dd write, read MiB/s |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
         for (var e : samples.entrySet()) {
-            Sample m = median(e.getValue());
-            double w = bytes / 1048576.0 / m.writeSeconds;
-            double rd = bytes / 1048576.0 / m.readSeconds;
-            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f |%n", e.getKey(), w,
-                    dd.writeSeconds / m.writeSeconds, m.writeCpu, rd, dd.readSeconds / m.readSeconds, m.readCpu);
+            List<Pair> ps = e.getValue();
+            Sample m = median(ps.stream().map(Pair::it).toList());
+            Sample d = median(ps.stream().map(Pair::dd).toList());
+            double mib = bytes / 1048576.0;
+            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f | %.0f, %.0f |%n", e.getKey(),
+                    mib / m.writeSeconds, med(ps.stream().mapToDouble(Pair::writeRatio).toArray()), m.writeCpu,
+                    mib / m.readSeconds, med(ps.stream().mapToDouble(Pair::readRatio).toArray()), m.readCpu,
+                    mib / d.writeSeconds, mib / d.readSeconds);
         }
     }
 
