@@ -17,13 +17,14 @@ import java.util.Locale;
  * inverse 3D FFT and a checksum of 1024 points (NPB3.4-MPI/FT/ft.f).
  *
  * <p>Distribution (the reference's layouts, FT/ft.f {@code setup}): on one rank the "0D"
- * layout, the whole grid x-fastest, FFTs along x, y and z in place. On np > 1 ranks the
- * "1D" layout: rank r owns z-slab r of the xyz grid; x and y FFTs run locally, one
+ * layout, the whole grid x-fastest, FFTs along x, y and z in place. On 1 < np <= nz ranks
+ * the "1D" layout: rank r owns z-slab r of the xyz grid; x and y FFTs run locally, one
  * alltoall ({@link SlabTranspose}) turns the slabs into y-slabs of a z-fastest grid for the
  * z FFT, the evolution and the twiddle factors live there, and the inverse runs the
- * mirror path. np must be a power of two (as the reference requires for verification)
- * and at most nz and ny (beyond that the reference switches to its 2D layout, which this
- * kernel does not implement: {@link #check} refuses it).
+ * mirror path. On np > nz ranks the "2D" layout: an nz x np/nz process grid of x-, y- and
+ * z-pencils with two transposes over its rows and columns ({@link PencilTranspose}).
+ * np must be a power of two (as the reference requires for verification) and at most
+ * nz * min(nz, ny).
  *
  * <p>Inside a rank, every loop over planes, batches of lines or transpose tiles is split
  * over the team's members. Arrays are split into real and imaginary parts; the complex
@@ -41,7 +42,19 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
     /** alpha of the time evolution (FT/ft_data.f: alpha = 1.0d-6). */
     private static final double ALPHA = 1.0e-6;
 
+    /** Rows of the process grid chosen by the caller (0: the reference's default choice). */
+    private final int rows;
+
     public FtKernel() {
+        this(0);
+    }
+
+    /**
+     * A kernel on an np1 x np/np1 process grid, as the reference's {@code inputft.data}
+     * allows (np1 = 1: 1D layout, np1 > 1: 2D layout); for tests of the 2D layout on few ranks.
+     */
+    FtKernel(int np1) {
+        this.rows = np1;
     }
 
     @Override
@@ -56,9 +69,11 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
             throw new IllegalArgumentException("FT: the number of processes must be a power of two (1, 2, 4, ...), got "
                     + ranks + " (NPB3.4 FT verifies only on a power of two)");
         }
-        if (ranks > p.nz() || ranks > p.ny()) {
-            throw new IllegalArgumentException("FT class " + p.problemClass() + ": " + ranks + " processes exceed nz = "
-                    + p.nz() + "; the reference uses its 2D (pencil) layout there, which Tessera's FT does not implement");
+        int most = p.nz() * Math.min(p.nz(), p.ny());
+        if (ranks > most) {
+            throw new IllegalArgumentException("FT class " + p.problemClass() + ": " + ranks + " processes exceed "
+                    + most + " = nz * min(nz, ny), the most the reference's 2D layout (nz x np/nz process grid) can"
+                    + " split the " + p.nx() + "x" + p.ny() + "x" + p.nz() + " grid over");
         }
     }
 
@@ -80,7 +95,7 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
     public KernelResult run(Comm world, Team team, char problemClass) {
         check(problemClass, world.size());
         FtProblem p = FtProblem.of(problemClass);
-        Solver s = new Solver(world, team, p);
+        Solver s = new Solver(world, team, p, rows);
         // Untimed pass: touch all data and warm the code (FT/ft.f main program).
         s.setup();
         s.forward();
@@ -123,45 +138,74 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
         }
     }
 
-    /** One rank's arrays and steps of a run. */
+    /**
+     * One rank's arrays and steps of a run. Process grid np1 x np2 (rank = me1 * np2 + me2)
+     * as the reference's setup: 0D (1 x 1), 1D (1 x np) or 2D (nz x np/nz). Layout 1
+     * (where the data starts and the checksum is taken) is {@code nx x nyl1 x nzl}, layout
+     * 3 (where the z FFT, the twiddle factors and the evolution are) {@code nz x nxl x nyl3}
+     * (0D: layout 1 throughout).
+     */
     private static final class Solver {
         private final Comm comm;
         private final Team team;
         private final FtProblem p;
-        private final int np;
-        private final int me;
+        private final int layout;
         private final int nx;
         private final int ny;
         private final int nz;
+        /** Layout 1: y and z extents and starts. */
+        private final int nyl1;
         private final int nzl;
-        private final int nyl;
+        private final int ys1;
+        private final int zs1;
+        /** Layouts 2 and 3: x extent and start; layout 3: y extent and start. */
+        private final int nxl;
+        private final int xs3;
+        private final int nyl3;
+        private final int ys3;
         private final StockhamFft fftX;
         private final StockhamFft fftY;
         private final StockhamFft fftZ;
         private final AxisFft axes;
-        private final SlabTranspose transpose;
-        /** Spectral state u0 (in the spectral layout: xyz on one rank, zxy on several). */
+        private final SlabTranspose slab;
+        private final PencilTranspose pencil;
+        /** Spectral state u0 (layout 3). */
         private double[] u0r;
         private double[] u0i;
         /** Work array: u1, then u2 in place. */
         private double[] wr;
         private double[] wi;
         private final double[] twiddle;
-        /** Per member: one xy-plane of draws (2 nx ny: real and imaginary parts interleaved). */
+        /** Per member: one line of planes of draws (2 nx nyl1: real and imaginary parts interleaved). */
         private final double[][] draws;
 
-        Solver(Comm comm, Team team, FtProblem p) {
+        Solver(Comm comm, Team team, FtProblem p, int rows) {
             this.comm = comm;
             this.team = team;
             this.p = p;
-            this.np = comm.size();
-            this.me = comm.rank();
+            int np = comm.size();
+            int me = comm.rank();
             this.nx = p.nx();
             this.ny = p.ny();
             this.nz = p.nz();
-            this.nzl = nz / np;
-            this.nyl = ny / np;
-            int local = nx * ny * nzl;
+            int np1 = rows > 0 ? rows : np <= nz ? 1 : nz;
+            if (np % np1 != 0 || nx % np1 != 0 || ny % np1 != 0 || nz % (np / np1) != 0 || ny % (np / np1) != 0) {
+                throw new IllegalArgumentException("FT: a " + np1 + " x " + np / np1 + " process grid does not divide the "
+                        + nx + "x" + ny + "x" + nz + " grid");
+            }
+            this.layout = np == 1 ? 0 : np1 == 1 ? 1 : 2;
+            int np2 = np / np1;
+            int me1 = me / np2;
+            int me2 = me % np2;
+            this.nyl1 = ny / np1;
+            this.nzl = nz / np2;
+            this.ys1 = me1 * nyl1;
+            this.zs1 = me2 * nzl;
+            this.nxl = nx / np1;
+            this.xs3 = me1 * nxl;
+            this.nyl3 = ny / np2;
+            this.ys3 = me2 * nyl3;
+            int local = nx * nyl1 * nzl;
             long bytes = new FtKernel().heapBytesPerRank(p.problemClass(), np, team.size());
             long max = Runtime.getRuntime().maxMemory();
             if (bytes > max) {
@@ -173,21 +217,28 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
             this.fftY = new StockhamFft(ny);
             this.fftZ = new StockhamFft(nz);
             this.axes = new AxisFft(team, Math.max(nx, Math.max(ny, nz)));
-            this.transpose = np > 1 ? new SlabTranspose(comm, team, nx, ny, nz) : null;
+            this.slab = layout == 1 ? new SlabTranspose(comm, team, nx, ny, nz) : null;
+            if (layout == 2) {
+                Comm xzComm = comm.split(me1, me2);
+                Comm xyComm = comm.split(me2, me1);
+                this.pencil = new PencilTranspose(xyComm, xzComm, team, local);
+            } else {
+                this.pencil = null;
+            }
             this.u0r = new double[local];
             this.u0i = new double[local];
             this.wr = new double[local];
             this.wi = new double[local];
             this.twiddle = new double[local];
-            this.draws = new double[team.size()][2 * nx * ny];
+            this.draws = new double[team.size()][2 * nx * nyl1];
         }
 
         /** compute_indexmap and compute_initial_conditions (FT/ft.f): twiddle factors, and u1 into the work array. */
         void setup() {
             double ap = -4.0 * ALPHA * Math.PI * Math.PI;
-            if (np == 1) {
+            if (layout == 0) {
                 team.parallelForRange(0, nz, Schedule.STATIC, (from, to) -> {
-                    for (int z = from; to > z; z++) {
+                    for (int z = from; z < to; z++) {
                         int kk = wrap(z, nz);
                         for (int y = 0; y < ny; y++) {
                             int jj = wrap(y, ny);
@@ -200,12 +251,12 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
                     }
                 });
             } else {
-                team.parallelForRange(0, nyl, Schedule.STATIC, (from, to) -> {
+                team.parallelForRange(0, nyl3, Schedule.STATIC, (from, to) -> {
                     for (int yl = from; yl < to; yl++) {
-                        int jj = wrap(me * nyl + yl, ny);
-                        for (int x = 0; x < nx; x++) {
-                            int ii = wrap(x, nx);
-                            int row = nz * (x + nx * yl);
+                        int jj = wrap(ys3 + yl, ny);
+                        for (int xl = 0; xl < nxl; xl++) {
+                            int ii = wrap(xs3 + xl, nx);
+                            int row = nz * (xl + nxl * yl);
                             for (int z = 0; z < nz; z++) {
                                 int kk = wrap(z, nz);
                                 twiddle[row + z] = Math.exp(ap * (ii * ii + jj * jj + kk * kk));
@@ -214,13 +265,14 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
                     }
                 });
             }
-            // Plane z of the xyz grid is the stretch of the sequence starting 2*nx*ny*z draws after SEED.
-            int plane = nx * ny;
+            // Point (x, y, z) holds draws 2(x + nx (y + ny z)) + 1 and + 2 after SEED (real, imaginary):
+            // each local z plane's y range is one stretch of 2 nx nyl1 draws.
+            int plane = nx * nyl1;
             team.region(ctx -> {
                 double[] buf = draws[ctx.id()];
                 ctx.parallelForRange(0, nzl, Schedule.STATIC, (from, to) -> {
                     for (int zl = from; zl < to; zl++) {
-                        long skip = 2L * plane * (me * nzl + zl);
+                        long skip = 2L * nx * ((long) (zs1 + zl) * ny + ys1);
                         double[] x = {SEED};
                         Randlc.randlc(x, Randlc.power(Randlc.A, skip));
                         InterleavedRandlc.fill(2 * plane, x[0], Randlc.A, buf, 0);
@@ -239,15 +291,27 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
             return (i + n / 2) % n - n / 2;
         }
 
-        /** fft(1, u1, u0): the work array transformed, then made the spectral state. */
+        /** fft(1, u1, u0): the work array transformed to layout 3, then made the spectral state. */
         void forward() {
-            axes.transform(fftX, 1, wr, wi, nx, ny, nzl, 0);
-            axes.transform(fftY, 1, wr, wi, nx, ny, nzl, 1);
-            if (np == 1) {
-                axes.transform(fftZ, 1, wr, wi, nx, ny, nz, 2);
-            } else {
-                transpose.xyzToZxy(wr, wi);
-                axes.transform(fftZ, 1, wr, wi, nz, nx, nyl, 0);
+            switch (layout) {
+                case 0 -> {
+                    axes.transform(fftX, 1, wr, wi, nx, ny, nz, 0);
+                    axes.transform(fftY, 1, wr, wi, nx, ny, nz, 1);
+                    axes.transform(fftZ, 1, wr, wi, nx, ny, nz, 2);
+                }
+                case 1 -> {
+                    axes.transform(fftX, 1, wr, wi, nx, ny, nzl, 0);
+                    axes.transform(fftY, 1, wr, wi, nx, ny, nzl, 1);
+                    slab.xyzToZxy(wr, wi);
+                    axes.transform(fftZ, 1, wr, wi, nz, nx, nyl3, 0);
+                }
+                default -> {
+                    axes.transform(fftX, 1, wr, wi, nx, nyl1, nzl, 0);
+                    pencil.xy(wr, wi, nx, nyl1, nzl, ny, nxl, nzl);
+                    axes.transform(fftY, 1, wr, wi, ny, nxl, nzl, 0);
+                    pencil.xz(wr, wi, ny, nxl, nzl, nz, nxl, nyl3);
+                    axes.transform(fftZ, 1, wr, wi, nz, nxl, nyl3, 0);
+                }
             }
             double[] t = u0r;
             u0r = wr;
@@ -259,15 +323,15 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
 
         /** evolve (FT/ft.f): u0 = u0 * twiddle, u1 = u0. */
         void evolve() {
-            int planes = np == 1 ? nz : nyl;
-            int planeSize = twiddle.length / planes;
+            int chunk = 4096;
+            int n = twiddle.length;
             double[] ar = u0r;
             double[] ai = u0i;
             double[] br = wr;
             double[] bi = wi;
-            team.parallelForRange(0, planes, Schedule.STATIC, (from, to) -> {
-                int lo = from * planeSize;
-                int hi = to * planeSize;
+            team.parallelForRange(0, (n + chunk - 1) / chunk, Schedule.STATIC, (from, to) -> {
+                int lo = from * chunk;
+                int hi = Math.min(n, to * chunk);
                 for (int i = lo; i < hi; i++) {
                     double t = twiddle[i];
                     double r = ar[i] * t;
@@ -280,28 +344,39 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
             });
         }
 
-        /** fft(-1, u1, u2), in place on the work array, ending in the xyz layout. */
+        /** fft(-1, u1, u2), in place on the work array, from layout 3 to layout 1. */
         void inverse() {
-            if (np == 1) {
-                axes.transform(fftZ, -1, wr, wi, nx, ny, nz, 2);
-            } else {
-                axes.transform(fftZ, -1, wr, wi, nz, nx, nyl, 0);
-                transpose.zxyToXyz(wr, wi);
+            switch (layout) {
+                case 0 -> {
+                    axes.transform(fftZ, -1, wr, wi, nx, ny, nz, 2);
+                    axes.transform(fftY, -1, wr, wi, nx, ny, nz, 1);
+                    axes.transform(fftX, -1, wr, wi, nx, ny, nz, 0);
+                }
+                case 1 -> {
+                    axes.transform(fftZ, -1, wr, wi, nz, nx, nyl3, 0);
+                    slab.zxyToXyz(wr, wi);
+                    axes.transform(fftY, -1, wr, wi, nx, ny, nzl, 1);
+                    axes.transform(fftX, -1, wr, wi, nx, ny, nzl, 0);
+                }
+                default -> {
+                    axes.transform(fftZ, -1, wr, wi, nz, nxl, nyl3, 0);
+                    pencil.xz(wr, wi, nz, nxl, nyl3, ny, nxl, nzl);
+                    axes.transform(fftY, -1, wr, wi, ny, nxl, nzl, 0);
+                    pencil.xy(wr, wi, ny, nxl, nzl, nx, nyl1, nzl);
+                    axes.transform(fftX, -1, wr, wi, nx, nyl1, nzl, 0);
+                }
             }
-            axes.transform(fftY, -1, wr, wi, nx, ny, nzl, 1);
-            axes.transform(fftX, -1, wr, wi, nx, ny, nzl, 0);
         }
 
         /** checksum (FT/ft.f): sum of u2 at 1024 points (j mod nx, 3j mod ny, 5j mod nz) / ntotal, over all ranks. */
         double[] checksum() {
             double[] chk = new double[2];
-            int z0 = me * nzl;
             for (int j = 1; j <= 1024; j++) {
                 int x = j % nx;
                 int y = (3 * j) % ny;
                 int z = (5 * j) % nz;
-                if (z >= z0 && z < z0 + nzl) {
-                    int i = x + nx * (y + ny * (z - z0));
+                if (y >= ys1 && y < ys1 + nyl1 && z >= zs1 && z < zs1 + nzl) {
+                    int i = x + nx * (y - ys1 + nyl1 * (z - zs1));
                     chk[0] += wr[i];
                     chk[1] += wi[i];
                 }

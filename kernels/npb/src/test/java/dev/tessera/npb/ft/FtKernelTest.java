@@ -44,8 +44,8 @@ class FtKernelTest {
 
     @Test
     @Timeout(10)
-    void checkRefusesMoreRanksThanPlanes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new FtKernel().check('W', 64));
+    void checkRefusesMoreRanksThanThePencilLayoutCanSplitOver() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new FtKernel().check('W', 2048));
         assertTrue(e.getMessage().contains("2D"), e.getMessage());
     }
 
@@ -63,6 +63,7 @@ class FtKernelTest {
         new FtKernel().check('S', 1);
         new FtKernel().check('a', 8);
         new FtKernel().check('W', 32);
+        new FtKernel().check('W', 1024);
     }
     @Test
     @Timeout(10)
