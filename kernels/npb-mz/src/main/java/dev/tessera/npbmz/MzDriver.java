@@ -151,7 +151,11 @@ public final class MzDriver {
         }
     }
 
-    /** The zones' verification quantities summed over this rank's zones, then over all ranks. */
+    /**
+     * The zones' verification quantities summed over all zones in zone order, whatever the
+     * mapping: every zone's values travel in a slot of their own (the allreduce adds zeros to
+     * them), so the sum, and the verification, are bit-identical on every layout.
+     */
     private static double[] sumNorms(Comm world, int[] mine, ZoneSolver[] solvers, Team team) {
         double[][] perZone = new double[mine.length][];
         int length = 0;
@@ -161,17 +165,21 @@ public final class MzDriver {
         }
         // A rank without zones learns the length from the others.
         length = world.allreduce(length, Op.MAX);
-        double[] sum = new double[length];
-        for (double[] zoneNorms : perZone) {
-            if (zoneNorms.length != length) {
-                throw new IllegalStateException("rank " + world.rank() + ": zones returned " + zoneNorms.length
+        double[] slots = new double[solvers.length * length];
+        for (int i = 0; i < mine.length; i++) {
+            if (perZone[i].length != length) {
+                throw new IllegalStateException("rank " + world.rank() + ": zones returned " + perZone[i].length
                         + " and " + length + " verification norms");
             }
+            System.arraycopy(perZone[i], 0, slots, mine[i] * length, length);
+        }
+        world.allreduce(Buffer.of(slots), Op.SUM);
+        double[] sum = new double[length];
+        for (int z = 0; z < solvers.length; z++) {
             for (int m = 0; m < length; m++) {
-                sum[m] += zoneNorms[m];
+                sum[m] += slots[z * length + m];
             }
         }
-        world.allreduce(Buffer.of(sum), Op.SUM);
         return sum;
     }
 
