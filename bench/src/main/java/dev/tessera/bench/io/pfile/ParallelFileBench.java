@@ -56,6 +56,8 @@ public final class ParallelFileBench {
 
         List<Double> ddWrite = new ArrayList<>();
         List<Double> ddRead = new ArrayList<>();
+        List<Double> javaWrite = new ArrayList<>();
+        List<Double> javaRead = new ArrayList<>();
         List<Double> pfWrite = new ArrayList<>();
         List<Double> pfRead = new ArrayList<>();
         try {
@@ -66,11 +68,16 @@ public final class ParallelFileBench {
                 ddWrite.add(dd(ddFile, bytes, true));
                 dropCache(ddFile);
                 ddRead.add(dd(ddFile, bytes, false));
+                double[] jr = javaSequential(ddFile, bytes);
+                javaWrite.add(jr[0]);
+                javaRead.add(jr[1]);
+                Files.deleteIfExists(ddFile);
                 double[] wr = parallelFile(file, ranks, sizes, hints, slabs);
                 pfWrite.add(wr[0]);
                 pfRead.add(wr[1]);
-                System.out.printf("  round %d: dd write %.0f MB/s, read %.0f MB/s; writeAll %.0f MB/s, readAll %.0f MB/s%n",
-                        r + 1, ddWrite.getLast(), ddRead.getLast(), pfWrite.getLast(), pfRead.getLast());
+                System.out.printf("  round %d: dd write %.0f MB/s, read %.0f MB/s; Java sequential write %.0f, read %.0f;"
+                                + " writeAll %.0f MB/s, readAll %.0f MB/s%n", r + 1, ddWrite.getLast(), ddRead.getLast(),
+                        javaWrite.getLast(), javaRead.getLast(), pfWrite.getLast(), pfRead.getLast());
                 Files.deleteIfExists(ddFile);
                 Files.deleteIfExists(file);
             }
@@ -82,12 +89,50 @@ public final class ParallelFileBench {
             }
         }
         System.out.println();
-        System.out.println("| median of " + repeat + " | dd (raw sequential) MB/s | ParallelFile MB/s | ratio |");
-        System.out.println("|---|---|---|---|");
-        System.out.printf("| write (to disk, fsync) | %.0f | %.0f | %.2f |%n", median(ddWrite), median(pfWrite),
-                median(pfWrite) / median(ddWrite));
-        System.out.printf("| read (page cache dropped) | %.0f | %.0f | %.2f |%n", median(ddRead), median(pfRead),
-                median(pfRead) / median(ddRead));
+        System.out.println("| median of " + repeat + " | dd (raw sequential) MB/s | Java sequential MB/s | ParallelFile MB/s"
+                + " | ParallelFile / dd |");
+        System.out.println("|---|---|---|---|---|");
+        System.out.printf("| write (to disk, fsync) | %.0f | %.0f | %.0f | %.2f |%n", median(ddWrite), median(javaWrite),
+                median(pfWrite), median(pfWrite) / median(ddWrite));
+        System.out.printf("| read (page cache dropped) | %.0f | %.0f | %.0f | %.2f |%n", median(ddRead), median(javaRead),
+                median(pfRead), median(pfRead) / median(ddRead));
+    }
+
+    /**
+     * The same bytes through one FileChannel from one thread, sequentially, 16 MiB at a time
+     * from native memory: what Java itself gets from this disk, to tell the JVM's share of a
+     * gap to dd from ParallelFile's.
+     */
+    private static double[] javaSequential(Path file, long bytes) throws IOException {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment block = arena.allocate(16 << 20, 4096);
+            for (long i = 0; i < block.byteSize(); i += 8) {
+                block.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, i, i * 0.5 + 1);
+            }
+            long t0 = System.nanoTime();
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+                for (long at = 0; at < bytes; at += block.byteSize()) {
+                    java.nio.ByteBuffer bb = block.asSlice(0, Math.min(block.byteSize(), bytes - at)).asByteBuffer();
+                    while (bb.hasRemaining()) {
+                        ch.write(bb);
+                    }
+                }
+                ch.force(true);
+            }
+            double write = bytes / ((System.nanoTime() - t0) / 1e3);
+            dropCache(file);
+            t0 = System.nanoTime();
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                    java.nio.file.StandardOpenOption.READ)) {
+                java.nio.ByteBuffer bb = block.asByteBuffer();
+                while (ch.read(bb.clear()) > 0) {
+                    // read through
+                }
+            }
+            return new double[] {write, bytes / ((System.nanoTime() - t0) / 1e3)};
+        }
     }
 
     /** One write (timed to durable) and one read (cache dropped) of the array; MB/s of each. */
