@@ -6,6 +6,7 @@ import dev.tessera.comm.Op;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
+import dev.tessera.npb.Progress;
 import dev.tessera.npb.Randlc;
 import dev.tessera.task.Schedule;
 import dev.tessera.task.Team;
@@ -101,6 +102,7 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
         s.forward();
         world.barrier();
         long start = System.nanoTime();
+        Progress.start();
         s.setup();
         s.forward();
         double[] sumRe = new double[p.iterations()];
@@ -111,7 +113,7 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
             double[] chk = s.checksum();
             sumRe[iter - 1] = chk[0];
             sumIm[iter - 1] = chk[1];
-            progress(world, start, iter, p.iterations());
+            Progress.iteration(iter, p.iterations());
         }
         double seconds = world.allreduce((System.nanoTime() - start) * 1e-9, Op.MAX);
         StringBuilder detail = new StringBuilder();
@@ -128,14 +130,6 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
         double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
         return new KernelResult("FT", p.problemClass(), p.nx() + "x" + p.ny() + "x" + p.nz(), p.iterations(), seconds,
                 mops, "floating point", verified, detail.toString());
-    }
-
-    private static void progress(Comm world, long start, int iter, int total) {
-        double elapsed = (System.nanoTime() - start) * 1e-9;
-        if (world.rank() == 0 && elapsed > 5.0) {
-            System.err.printf(Locale.ROOT, "FT: iteration %d of %d, %.1f s elapsed, about %.1f s to go%n",
-                    iter, total, elapsed, elapsed / iter * (total - iter));
-        }
     }
 
     /**

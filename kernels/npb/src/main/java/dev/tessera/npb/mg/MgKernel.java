@@ -7,6 +7,7 @@ import dev.tessera.comm.Op;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
+import dev.tessera.npb.Progress;
 import dev.tessera.task.Team;
 import java.util.Locale;
 
@@ -97,16 +98,13 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         grid.barrier();
 
         long start = System.nanoTime();
+        Progress.start();
         s.resid(lt);
         s.norm(s.r[lt], lt);
         for (int it = 1; it <= p.iterations(); it++) {
             s.vcycle();
             s.resid(lt);
-            double elapsed = (System.nanoTime() - start) * 1e-9;
-            if (grid.rank() == 0 && elapsed > 5.0) {
-                System.err.printf(Locale.ROOT, "MG: iteration %d of %d, %.1f s elapsed, about %.1f s to go%n",
-                        it, p.iterations(), elapsed, elapsed / it * (p.iterations() - it));
-            }
+            Progress.iteration(it, p.iterations());
         }
         double[] norms = s.norm(s.r[lt], lt);
         double seconds = grid.allreduce((System.nanoTime() - start) * 1e-9, Op.MAX);
