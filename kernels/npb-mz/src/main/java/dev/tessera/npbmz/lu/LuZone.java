@@ -361,7 +361,13 @@ public final class LuZone implements ZoneSolver {
 
     // ------------------------------------------------------------------ verification
 
-    /** l2norm.f of rsd (5), error.f (5), pintgr.f (1): this zone's terms of verify.f's sums. */
+    /**
+     * l2norm.f of rsd (5), error.f (5), pintgr.f (1): this zone's terms of verify.f's sums. Each
+     * norm is the zone's own RMS (square root of the zone's mean square); lu.f adds these over
+     * the rank's zones and MPI_Reduce(SUM)s them over ranks, so the verified quantity is a sum
+     * of per-zone RMS values, not a global RMS. Computed serially, in the reference's
+     * single-thread order, so the result does not depend on the team ({@code team} is unused).
+     */
     @Override
     public double[] verificationNorms(Team team) {
         double[] norms = new double[11];
