@@ -34,7 +34,8 @@ import java.util.function.Consumer;
  *       rho_i, qs, x fluxes), which read only those rows;
  *   <li>barrier; the y fluxes, members owning blocks of planes; barrier; the z fluxes by rows.
  * </ol>
- * Three barriers per step (the reference's OpenMP version has about nz + 6), made of the
+ * One fork/join and three barriers per step (the OpenMP version: two parallel regions, ssor's
+ * and rhs's, with six barriers besides their joins), the barriers made of the
  * pipeline's counters rather than the team's barrier: a member's counter advances by
  * 2 (nz - 2) + 2 per step, planes and barriers together.
  *
