@@ -6,6 +6,11 @@ package dev.tessera.npb;
  * for bit: the product is split into 23-bit halves so that every partial product is exact in
  * IEEE double precision, which is what makes the sequence identical on every machine.
  *
+ * <p>The reference's {@code int(t)} (truncation) is written {@code Math.floor(t)}: every
+ * argument is non-negative (0 < a, x < 2^46), where the two agree, and floor is one
+ * instruction while a double-to-int-to-double round trip is several (Java's conversion
+ * checks for NaN and overflow).
+ *
  * <p>The seed is passed as a one-element array because the reference updates it in place;
  * {@link Generator} wraps one for code that prefers an object.
  */
@@ -26,16 +31,16 @@ public final class Randlc {
     /** Advances {@code x[0]} by one step with multiplier {@code a}; returns the new value / 2^46. */
     public static double randlc(double[] x, double a) {
         double t1 = R23 * a;
-        double a1 = (int) t1;
+        double a1 = Math.floor(t1);
         double a2 = a - T23 * a1;
         t1 = R23 * x[0];
-        double x1 = (int) t1;
+        double x1 = Math.floor(t1);
         double x2 = x[0] - T23 * x1;
         t1 = a1 * x2 + a2 * x1;
-        double t2 = (int) (R23 * t1);
+        double t2 = Math.floor(R23 * t1);
         double z = t1 - T23 * t2;
         double t3 = T23 * z + a2 * x2;
-        double t4 = (int) (R46 * t3);
+        double t4 = Math.floor(R46 * t3);
         double next = t3 - T46 * t4;
         x[0] = next;
         return R46 * next;
@@ -47,18 +52,18 @@ public final class Randlc {
      */
     public static void vranlc(int n, double[] x, double a, double[] y, int offset) {
         double t1 = R23 * a;
-        double a1 = (int) t1;
+        double a1 = Math.floor(t1);
         double a2 = a - T23 * a1;
         double seed = x[0];
         for (int i = 0; i < n; i++) {
             t1 = R23 * seed;
-            double x1 = (int) t1;
+            double x1 = Math.floor(t1);
             double x2 = seed - T23 * x1;
             t1 = a1 * x2 + a2 * x1;
-            double t2 = (int) (R23 * t1);
+            double t2 = Math.floor(R23 * t1);
             double z = t1 - T23 * t2;
             double t3 = T23 * z + a2 * x2;
-            double t4 = (int) (R46 * t3);
+            double t4 = Math.floor(R46 * t3);
             seed = t3 - T46 * t4;
             y[offset + i] = R46 * seed;
         }
@@ -71,16 +76,16 @@ public final class Randlc {
      */
     public static double multiply(double x, double a) {
         double t1 = R23 * a;
-        double a1 = (int) t1;
+        double a1 = Math.floor(t1);
         double a2 = a - T23 * a1;
         t1 = R23 * x;
-        double x1 = (int) t1;
+        double x1 = Math.floor(t1);
         double x2 = x - T23 * x1;
         t1 = a1 * x2 + a2 * x1;
-        double t2 = (int) (R23 * t1);
+        double t2 = Math.floor(R23 * t1);
         double z = t1 - T23 * t2;
         double t3 = T23 * z + a2 * x2;
-        double t4 = (int) (R46 * t3);
+        double t4 = Math.floor(R46 * t3);
         return t3 - T46 * t4;
     }
 
@@ -90,18 +95,18 @@ public final class Randlc {
      */
     public static double vranlc(int n, double seed, double a, double[] y, int offset) {
         double t1 = R23 * a;
-        double a1 = (int) t1;
+        double a1 = Math.floor(t1);
         double a2 = a - T23 * a1;
         double x = seed;
         for (int i = 0; i < n; i++) {
             t1 = R23 * x;
-            double x1 = (int) t1;
+            double x1 = Math.floor(t1);
             double x2 = x - T23 * x1;
             t1 = a1 * x2 + a2 * x1;
-            double t2 = (int) (R23 * t1);
+            double t2 = Math.floor(R23 * t1);
             double z = t1 - T23 * t2;
             double t3 = T23 * z + a2 * x2;
-            double t4 = (int) (R46 * t3);
+            double t4 = Math.floor(R46 * t3);
             x = t3 - T46 * t4;
             y[offset + i] = R46 * x;
         }
