@@ -54,10 +54,10 @@ public final class GpuBench {
 
     public static void main(String[] args) {
         quick = Arrays.asList(args).contains("--quick");
-        int stencilN = 128;
+        int[] stencilSizes = {64, 128};
         for (int i = 0; i < args.length - 1; i++) {
             if (args[i].equals("--stencil-n")) {
-                stencilN = Integer.parseInt(args[i + 1]);
+                stencilSizes = new int[] {Integer.parseInt(args[i + 1])};
             }
         }
         reps = quick ? 3 : 7;
@@ -71,7 +71,9 @@ public final class GpuBench {
         }
         Map<Backend, Double> copyBandwidth = new ConcurrentHashMap<>();
         bandwidth(backends, copyBandwidth);
-        stencil(backends, copyBandwidth, stencilN);
+        for (int n : stencilSizes) {
+            stencil(backends, copyBandwidth, n);
+        }
         example(backends);
         halo(backends);
     }
