@@ -77,6 +77,9 @@ final class AggregatedWrite {
         ByteBuffer[] windows = myAggregator >= 0
                 ? new ByteBuffer[] {ByteBuffer.allocateDirect((int) (window * size)), ByteBuffer.allocateDirect((int) (window * size))}
                 : null;
+        // views of the whole buffers, made while position and limit span them (a write consumes them)
+        MemorySegment[] windowSegments = windows == null ? null
+                : new MemorySegment[] {MemorySegment.ofBuffer(windows[0]), MemorySegment.ofBuffer(windows[1])};
         java.util.concurrent.ExecutorService io = myAggregator >= 0
                 ? java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
                     Thread t = new Thread(r, "hdf5-aggregator-" + me);
@@ -119,7 +122,7 @@ final class AggregatedWrite {
                     long wlo = lo[myAggregator];
                     long whi = hi[myAggregator];
                     ByteBuffer out = windows[(int) (r & 1)];
-                    MemorySegment outSegment = MemorySegment.ofBuffer(out);
+                    MemorySegment outSegment = windowSegments[(int) (r & 1)];
                     for (int s = 0; s < p; s++) {
                         long[] at = {recvDispls[s]};
                         placing[s].forEachIn(wlo, whi, (ai, bi, length) -> {

@@ -116,8 +116,8 @@ public final class Hdf5Dataset extends Hdf5Object {
             throw new IllegalArgumentException(where + ": box " + box + " is outside the dataset's shape "
                     + Arrays.toString(shape));
         }
-        if (data.getClass() != type.arrayClass()) {
-            throw new IllegalArgumentException(where + ": data is " + data.getClass().getSimpleName()
+        if (data == null || data.getClass() != type.arrayClass()) {
+            throw new IllegalArgumentException(where + ": data is " + (data == null ? "null" : data.getClass().getSimpleName())
                     + " but the dataset holds " + type + " (" + type.arrayClass().getSimpleName() + ")");
         }
         if (Hdf5Type.arrayLength(data) != box.volume()) {

@@ -41,7 +41,6 @@ public final class Hdf5Writer implements AutoCloseable {
     private long eof = SUPERBLOCK_SIZE;
     private boolean closed;
     private MetadataBuffer metadata;
-    private long metadataStart;
 
     private ByteBuffer staging;
     private MemorySegment stagingSegment;
@@ -221,7 +220,7 @@ public final class Hdf5Writer implements AutoCloseable {
     }
 
     private void writeAllMetadata() {
-        metadataStart = allocate(0, 8);
+        long metadataStart = allocate(0, 8);
         metadata = new MetadataBuffer(4096);
         long rootAddress = root.writeHeader();
         writeAt(metadataStart, ByteBuffer.wrap(metadata.array(), 0, metadata.size()), "metadata");
@@ -232,10 +231,7 @@ public final class Hdf5Writer implements AutoCloseable {
         sb.checksumFrom(0);
         writeAt(0, ByteBuffer.wrap(sb.toByteArray()), "superblock");
         try {
-            if (channel.size() < eof) {
-                channel.truncate(eof); // never longer; pad: a reserved but unwritten tail
-            }
-            if (channel.size() < eof) {
+            if (channel.size() < eof) { // a reserved but never written tail: readers expect the file that long
                 writeAt(eof - 1, ByteBuffer.wrap(new byte[1]), "end of file");
             }
         } catch (IOException e) {

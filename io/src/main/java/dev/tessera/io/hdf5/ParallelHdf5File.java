@@ -37,8 +37,8 @@ public final class ParallelHdf5File implements AutoCloseable {
     /** Options of the collective writes of one file. */
     public record WriteOptions(WriteStrategy strategy, int aggregatorsPerNode, int bufferBytes) {
         public WriteOptions {
-            if (aggregatorsPerNode < 1 || bufferBytes < 4096) {
-                throw new IllegalArgumentException("aggregatorsPerNode >= 1 and bufferBytes >= 4096, got "
+            if (aggregatorsPerNode < 1 || bufferBytes < 64) {
+                throw new IllegalArgumentException("aggregatorsPerNode >= 1 and bufferBytes >= 64, got "
                         + aggregatorsPerNode + " and " + bufferBytes);
             }
         }

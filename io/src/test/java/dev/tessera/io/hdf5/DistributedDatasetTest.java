@@ -56,8 +56,9 @@ class DistributedDatasetTest {
         var defaults = ParallelHdf5File.WriteOptions.defaults();
         var options = Map.of(
                 "independent", defaults.withStrategy(WriteStrategy.INDEPENDENT),
-                // small windows and two aggregators: many rounds, windows split between aggregators
-                "aggregated", new ParallelHdf5File.WriteOptions(WriteStrategy.AGGREGATED, 2, 4096));
+                // 200-byte windows and two aggregators: 20 rounds each, window edges cutting runs,
+                // window buffers reused many times
+                "aggregated", new ParallelHdf5File.WriteOptions(WriteStrategy.AGGREGATED, 2, 200));
         Map<String, byte[]> reference = new HashMap<>();
         for (int p = 1; p <= 4; p++) {
             for (var o : options.entrySet()) {
