@@ -8,14 +8,16 @@ package dev.tessera.npbmz.bt;
  * <li>{@link #primitives}: for every point, 1/rho, the three velocities, the kinetic energy
  *     ("square") and square/rho ("qs");</li>
  * <li>{@link #row}: for one interior row (j, k) of points, rhs = forcing + the xi, eta and
- *     zeta flux differences, each followed by its fourth-order dissipation, times dt.</li>
+ *     zeta flux differences, each followed by its fourth-order dissipation, times dt (the
+ *     copy of the forcing folded into the xi fluxes, the product with dt into the zeta
+ *     dissipation: the same operations on every element, in the same order).</li>
  * </ol>
  *
  * <p>Pass 2 writes only its own row and reads pass 1's arrays and u around it, so rows can be
  * spread over threads freely once pass 1 is complete everywhere. Each row is finished
  * direction by direction in the reference's order (x fluxes, x dissipation, y fluxes, ...),
  * so every element of rhs accumulates its terms in the reference's order; the whole row
- * (5 * nx doubles) stays in the L1 cache across the seven short passes.
+ * (5 * nx doubles) stays in the L1 cache across the six short passes.
  *
  * <p>The boundary points of rhs are never written: the forcing there is zero and the line
  * solves never read them (see {@link BtLineSolver}).
@@ -55,9 +57,6 @@ final class BtRhs {
         int p0 = z.index(0, j, k);
         double c1 = c.c1, c2 = c.c2, dssp = c.dssp;
 
-        for (int q = (p0 + 1) * 5, end = (p0 + nx - 1) * 5; q < end; q++) {
-            rhs[q] = forcing[q];
-        }
 
         // xi-direction fluxes
         {
@@ -67,18 +66,18 @@ final class BtRhs {
             for (int p = p0 + 1; p < p0 + nx - 1; p++) {
                 int q = p * 5, qp = q + 5, qm = q - 5;
                 double uijk = us[p], up1 = us[p + 1], um1 = us[p - 1];
-                rhs[q] = rhs[q] + dx1tx1 * (u[qp] - 2.0 * u[q] + u[qm]) - tx2 * (u[qp + 1] - u[qm + 1]);
-                rhs[q + 1] = rhs[q + 1] + dx2tx1 * (u[qp + 1] - 2.0 * u[q + 1] + u[qm + 1])
+                rhs[q] = forcing[q] + dx1tx1 * (u[qp] - 2.0 * u[q] + u[qm]) - tx2 * (u[qp + 1] - u[qm + 1]);
+                rhs[q + 1] = forcing[q + 1] + dx2tx1 * (u[qp + 1] - 2.0 * u[q + 1] + u[qm + 1])
                         + xxcon2con43 * (up1 - 2.0 * uijk + um1)
                         - tx2 * (u[qp + 1] * up1 - u[qm + 1] * um1
                                 + (u[qp + 4] - square[p + 1] - u[qm + 4] + square[p - 1]) * c2);
-                rhs[q + 2] = rhs[q + 2] + dx3tx1 * (u[qp + 2] - 2.0 * u[q + 2] + u[qm + 2])
+                rhs[q + 2] = forcing[q + 2] + dx3tx1 * (u[qp + 2] - 2.0 * u[q + 2] + u[qm + 2])
                         + xxcon2 * (vs[p + 1] - 2.0 * vs[p] + vs[p - 1])
                         - tx2 * (u[qp + 2] * up1 - u[qm + 2] * um1);
-                rhs[q + 3] = rhs[q + 3] + dx4tx1 * (u[qp + 3] - 2.0 * u[q + 3] + u[qm + 3])
+                rhs[q + 3] = forcing[q + 3] + dx4tx1 * (u[qp + 3] - 2.0 * u[q + 3] + u[qm + 3])
                         + xxcon2 * (ws[p + 1] - 2.0 * ws[p] + ws[p - 1])
                         - tx2 * (u[qp + 3] * up1 - u[qm + 3] * um1);
-                rhs[q + 4] = rhs[q + 4] + dx5tx1 * (u[qp + 4] - 2.0 * u[q + 4] + u[qm + 4])
+                rhs[q + 4] = forcing[q + 4] + dx5tx1 * (u[qp + 4] - 2.0 * u[q + 4] + u[qm + 4])
                         + xxcon3 * (qs[p + 1] - 2.0 * qs[p] + qs[p - 1])
                         + xxcon4 * (up1 * up1 - 2.0 * uijk * uijk + um1 * um1)
                         + xxcon5 * (u[qp + 4] * rhoI[p + 1] - 2.0 * u[q + 4] * rhoI[p] + u[qm + 4] * rhoI[p - 1])
@@ -115,7 +114,7 @@ final class BtRhs {
                         - ty2 * ((c1 * u[qp + 4] - c2 * square[p + s]) * vp1
                                 - (c1 * u[qm + 4] - c2 * square[p - s]) * vm1);
             }
-            crossDissipation(u, rhs, p0, nx, s5, j, z.ny, dssp);
+            crossDissipation(u, rhs, p0, nx, s5, j, z.ny, dssp, 1.0);
         }
 
         // zeta-direction fluxes
@@ -145,13 +144,9 @@ final class BtRhs {
                         - tz2 * ((c1 * u[qp + 4] - c2 * square[p + s]) * wp1
                                 - (c1 * u[qm + 4] - c2 * square[p - s]) * wm1);
             }
-            crossDissipation(u, rhs, p0, nx, s5, k, z.nz, dssp);
+            crossDissipation(u, rhs, p0, nx, s5, k, z.nz, dssp, c.dt);
         }
 
-        double dt = c.dt;
-        for (int q = (p0 + 1) * 5, end = (p0 + nx - 1) * 5; q < end; q++) {
-            rhs[q] = rhs[q] * dt;
-        }
     }
 
     /**
@@ -184,30 +179,32 @@ final class BtRhs {
      * Fourth-order dissipation across the row (eta or zeta): every point of the row uses the
      * same stencil, chosen by the row's position {@code at} among {@code n} points in that
      * direction; {@code s5} is the distance in doubles between neighbours in that direction.
+     * Each result is then multiplied by {@code scale}: dt after the zeta dissipation, the
+     * reference's last loop over rhs; 1 (exact) after the eta one.
      */
     private static void crossDissipation(double[] u, double[] rhs, int p0, int nx, int s5, int at, int n,
-            double dssp) {
+            double dssp, double scale) {
         int from = (p0 + 1) * 5, to = (p0 + nx - 1) * 5;
         if (at == 1) {
             for (int q = from; q < to; q++) {
-                rhs[q] = rhs[q] - dssp * (5.0 * u[q] - 4.0 * u[q + s5] + u[q + 2 * s5]);
+                rhs[q] = (rhs[q] - dssp * (5.0 * u[q] - 4.0 * u[q + s5] + u[q + 2 * s5])) * scale;
             }
         } else if (at == 2) {
             for (int q = from; q < to; q++) {
-                rhs[q] = rhs[q] - dssp * (-4.0 * u[q - s5] + 6.0 * u[q] - 4.0 * u[q + s5] + u[q + 2 * s5]);
+                rhs[q] = (rhs[q] - dssp * (-4.0 * u[q - s5] + 6.0 * u[q] - 4.0 * u[q + s5] + u[q + 2 * s5])) * scale;
             }
         } else if (at == n - 3) {
             for (int q = from; q < to; q++) {
-                rhs[q] = rhs[q] - dssp * (u[q - 2 * s5] - 4.0 * u[q - s5] + 6.0 * u[q] - 4.0 * u[q + s5]);
+                rhs[q] = (rhs[q] - dssp * (u[q - 2 * s5] - 4.0 * u[q - s5] + 6.0 * u[q] - 4.0 * u[q + s5])) * scale;
             }
         } else if (at == n - 2) {
             for (int q = from; q < to; q++) {
-                rhs[q] = rhs[q] - dssp * (u[q - 2 * s5] - 4.0 * u[q - s5] + 5.0 * u[q]);
+                rhs[q] = (rhs[q] - dssp * (u[q - 2 * s5] - 4.0 * u[q - s5] + 5.0 * u[q])) * scale;
             }
         } else {
             for (int q = from; q < to; q++) {
-                rhs[q] = rhs[q] - dssp * (u[q - 2 * s5] - 4.0 * u[q - s5] + 6.0 * u[q]
-                        - 4.0 * u[q + s5] + u[q + 2 * s5]);
+                rhs[q] = (rhs[q] - dssp * (u[q - 2 * s5] - 4.0 * u[q - s5] + 6.0 * u[q]
+                        - 4.0 * u[q + s5] + u[q + 2 * s5])) * scale;
             }
         }
     }
