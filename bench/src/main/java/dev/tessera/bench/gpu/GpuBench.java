@@ -223,7 +223,7 @@ public final class GpuBench {
 
     private static void example(List<Backend> backends) {
         int n = quick ? 32 : 64;
-        double tEnd = quick ? 0.002 : 0.001;
+        double tEnd = quick ? 0.002 : 0.004;
         System.out.println();
         System.out.println("## Heat3DGpu: time per step, " + n + "^3 cells, ranks as threads (smp), median of " + reps);
         System.out.println();
