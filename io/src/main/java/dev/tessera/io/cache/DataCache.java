@@ -21,7 +21,7 @@ import java.util.Arrays;
  * Opening is collective (all ranks, same configuration) and gives the cache its own
  * communicator, so its messages never mix with the application's.
  */
-public final class DataCache {
+public final class DataCache implements AutoCloseable {
 
     /** What a client rank does with the cache. */
     @FunctionalInterface
@@ -71,14 +71,11 @@ public final class DataCache {
      * client ranks run {@code body}, then tell the servers they are done.
      */
     public static void run(Comm comm, CacheConfig config, ClientBody body) throws Exception {
-        DataCache cache = open(comm, config);
-        if (cache.isServer()) {
-            cache.server().serve();
-        } else {
-            try {
+        try (DataCache cache = open(comm, config)) {
+            if (cache.isServer()) {
+                cache.server().serve();
+            } else {
                 body.run(cache.client());
-            } finally {
-                cache.client().close();
             }
         }
     }
@@ -101,6 +98,15 @@ public final class DataCache {
     public void closeClient() {
         if (client != null) {
             client.close();
+        }
+    }
+
+    /** Clients tell the servers they are done; the cache's communicator is released. */
+    @Override
+    public void close() {
+        closeClient();
+        if (!comm.isFreed()) {
+            comm.free();
         }
     }
 
