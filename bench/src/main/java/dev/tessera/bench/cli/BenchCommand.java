@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tessera bench}: OSU-style micro-benchmarks of Tessera, optionally next to native Open MPI. */
 @Command(name = "tessera bench", mixinStandardHelpOptions = true, sortOptions = false,
-        subcommands = ReportCommand.class,
+        subcommands = {ReportCommand.class, dev.tessera.bench.npb.NpbCompareCommand.class},
         description = {"Runs an OSU-style micro-benchmark suite on a Tessera device and prints a table "
                 + "(median and tail percentiles over timing blocks), writes CSV and a log-log PNG plot.",
             "Suites: latency, multi_lat, bw, bibw, mbw_mr, barrier, bcast, reduce, allreduce, gather, "

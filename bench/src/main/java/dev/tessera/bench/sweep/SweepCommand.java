@@ -1,7 +1,6 @@
 package dev.tessera.bench.sweep;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -101,18 +99,18 @@ public final class SweepCommand implements Callable<Integer> {
         }
         Path tessera = Path.of(System.getProperty("tessera.home", "."), "bin", "tessera");
         String title = describeProgram();
-        NpbMzReference reference = null;
+        NpbReference reference = null;
         Path referenceExe = null;
         if (npbHome != null) {
             if (!program.get(0).equals("npb-mz")) {
                 System.err.println("tessera sweep: --npb-home builds the NPB-MZ reference; the program must be npb-mz <benchmark> --class X");
                 return 2;
             }
-            reference = new NpbMzReference(npbHome, out.toAbsolutePath());
             System.err.println("tessera sweep: building the reference " + program.get(1) + " class " + npbClass() + "...");
             try {
+                reference = NpbReference.multiZone(npbHome, out.toAbsolutePath());
                 referenceExe = reference.build(program.get(1), npbClass());
-            } catch (IOException e) {
+            } catch (IOException | IllegalArgumentException e) {
                 System.err.println("tessera sweep: " + e.getMessage());
                 return 1;
             }
@@ -126,14 +124,14 @@ public final class SweepCommand implements Callable<Integer> {
             for (Layout l : plan) {
                 done++;
                 System.err.printf(Locale.ROOT, "tessera sweep: run %d of %d: %s%n", done, total, l);
-                RunOutcome ours = run(command(tessera, l), new HashMap<>(), userTime);
+                RunOutcome ours = ProgramRun.run(command(tessera, l), new HashMap<>(), userTime, timeoutSeconds);
                 if (ours != null) {
                     results.get(l).add(ours);
                 }
                 if (referenceExe != null) {
                     Map<String, String> env = new HashMap<>();
-                    List<String> cmd = NpbMzReference.command(referenceExe, l, env);
-                    RunOutcome ref = run(cmd, env, null);
+                    List<String> cmd = NpbReference.command(referenceExe, l, env);
+                    RunOutcome ref = ProgramRun.run(cmd, env, null, timeoutSeconds);
                     if (ref != null) {
                         results.get(l).addReference(ref);
                     }
@@ -208,37 +206,5 @@ public final class SweepCommand implements Callable<Integer> {
                 "--device", device, "-cp", classPath));
         cmd.addAll(program);
         return cmd;
-    }
-
-    /** Runs one command; its outcome, or null (with the output's tail on stderr) if it failed without a time. */
-    private RunOutcome run(List<String> cmd, Map<String, String> env, Pattern userTime) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        Path log = Files.createTempFile("tessera-sweep", ".log");
-        pb.redirectOutput(log.toFile());
-        long start = System.nanoTime();
-        Process p = pb.start();
-        boolean finished = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-        double wall = (System.nanoTime() - start) * 1e-9;
-        if (!finished) {
-            p.destroyForcibly().waitFor();
-        }
-        String output = Files.readString(log);
-        Files.deleteIfExists(log);
-        if (!finished) {
-            System.err.println("tessera sweep: " + String.join(" ", cmd) + " did not finish within " + timeoutSeconds + " s");
-            return null;
-        }
-        RunOutcome o = RunOutcome.parse(output, userTime, wall);
-        if (p.exitValue() != 0 && o.timeFrom().equals("wall clock")) {
-            System.err.println("tessera sweep: " + String.join(" ", cmd) + " failed (exit status " + p.exitValue() + "):\n"
-                    + NpbMzReference.tail(output, 1500));
-            return null;
-        }
-        if (p.exitValue() != 0) {
-            System.err.println("tessera sweep: " + String.join(" ", cmd) + " exited with status " + p.exitValue()
-                    + (Boolean.FALSE.equals(o.verified()) ? " (verification failed)" : ""));
-        }
-        return o;
     }
 }
