@@ -230,7 +230,9 @@ class ParallelFileTest {
     void aggregatorsAreSpreadOverTheRanks() {
         assertArrayEquals(new int[] {0, 2}, AggregatorChoice.evenly(4, 2));
         assertArrayEquals(new int[] {0, 1, 2}, AggregatorChoice.evenly(3, 5));
-        assertEquals(1, AggregatorChoice.evenly(1, 0).length);
+        assertArrayEquals(new int[] {0}, AggregatorChoice.nodeLeaders(new int[] {0, 0, 0}));
+        assertArrayEquals(new int[] {0, 2}, AggregatorChoice.nodeLeaders(new int[] {0, 0, 1, 1}));
+        assertArrayEquals(new int[] {0, 1, 3}, AggregatorChoice.nodeLeaders(new int[] {0, 1, 0, 2}));
     }
 
 
