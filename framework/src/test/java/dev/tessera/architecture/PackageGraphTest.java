@@ -56,10 +56,15 @@ class PackageGraphTest {
                             d = d.componentType();
                         }
                         if (d.isClassOrInterface()) {
-                            String target = layer(packageOf(d));
-                            if (target != null && !target.equals(from)) {
-                                to.add(target);
-                            }
+                            add(to, from, packageOf(d));
+                        }
+                    } else if (e instanceof java.lang.classfile.constantpool.Utf8Entry u) {
+                        // types that appear only in descriptors and signatures (parameters, fields, generics)
+                        java.util.regex.Matcher m = DESCRIPTOR_TYPE.matcher(u.stringValue());
+                        while (m.find()) {
+                            String internal = m.group(1);
+                            int slash = internal.lastIndexOf('/');
+                            add(to, from, slash < 0 ? "" : internal.substring(0, slash).replace('/', '.'));
                         }
                     }
                 }
@@ -68,6 +73,15 @@ class PackageGraphTest {
         StringBuilder out = new StringBuilder();
         GRAPH.forEach((k, v) -> out.append(k).append(" -> ").append(String.join(", ", v)).append('\n'));
         Files.writeString(Path.of("target", "package-graph.txt"), out);
+    }
+
+    private static final java.util.regex.Pattern DESCRIPTOR_TYPE = java.util.regex.Pattern.compile("L((?:dev/tessera|mpi)/[\\w/$]+)[;<]");
+
+    private static void add(Set<String> to, String from, String pkg) {
+        String target = layer(pkg);
+        if (target != null && !target.equals(from)) {
+            to.add(target);
+        }
     }
 
     private static String packageOf(ClassDesc d) {
