@@ -50,7 +50,7 @@ final class BtZone implements ZoneSolver {
     BtZone(MzProblem problem, int nx, int ny, int nz) {
         Objects.requireNonNull(problem, "problem");
         if (nx < 5 || ny < 5 || nz < 5) {
-            throw new IllegalArgumentException("BT zone needs at least 5 points per direction, got "
+            throw new IllegalArgumentException("BT-MZ newZone: a zone needs at least 5 points per direction, got "
                     + nx + " x " + ny + " x " + nz);
         }
         this.nx = nx;

@@ -34,6 +34,13 @@ class BtMzTest {
     }
 
     @Test
+    void aZoneTooSmallForTheStencilsIsRejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> bench.newZone(bench.problem('S'), 6, 4, 6));
+        assertEquals("BT-MZ newZone: a zone needs at least 5 points per direction, got 6 x 4 x 6", e.getMessage());
+    }
+
+    @Test
     void zoneWidthsGrowByTheRatioAndCoverTheGrid() {
         // class A, x: 128 points in 4 zones growing by 4.5 from first to last (zone_setup.f)
         int[] w = BtMz.zoneWidths(128, 4, 4.5);
