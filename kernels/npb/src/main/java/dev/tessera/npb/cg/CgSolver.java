@@ -64,6 +64,8 @@ final class CgSolver {
     private double rnorm;
     /** Barriers each member passed in the current region (see {@link #evenOut}). */
     private final int[] barriersPassed;
+    /** Which half of the second part of {@link #partials} each member's next one-barrier sum uses. */
+    private final int[] halves;
 
     CgSolver(Comm world, Team team, CgGrid grid, CgMatrix matrix, int naa) {
         this.world = world;
@@ -82,8 +84,9 @@ final class CgSolver {
         q = new double[length];
         r = new double[length];
         w = new double[length];
-        partials = new double[team.size() * PAD * 2];
+        partials = new double[team.size() * PAD * 4];
         barriersPassed = new int[team.size() * PAD];
+        halves = new int[team.size() * PAD];
         sendOne = Buffer.of(sendScalars, 0, 1);
         recvOne = Buffer.of(recvScalars, 0, 1);
         sendTwo = Buffer.of(sendScalars, 0, 2);
@@ -306,10 +309,30 @@ final class CgSolver {
         barriersPassed[ctx.id() * PAD] = 0;
     }
 
-    /** The sum of every member's {@code value} over this process row, on every member. */
+    /**
+     * The sum of every member's {@code value} over this process row, on every member. With one
+     * process column there is nothing to communicate: every member adds the partial sums
+     * itself, in member order (so all get the same bits), after one barrier; the partial sums
+     * alternate between two halves of the array, so a member that runs ahead into the next
+     * reduction never overwrites a sum another member is still reading (to reuse a half it
+     * must first pass the next reduction's barrier, which waits for the readers). Otherwise
+     * member 0 adds and communicates between two barriers.
+     */
     private double allSum(TeamContext ctx, int id, int members, double value) {
         if (members == 1) {
             return rowSum(value);
+        }
+        if (grid.l2npcols == 0) {
+            int half = halves[id * PAD];
+            halves[id * PAD] = half ^ 1;
+            int base = (2 + half) * members * PAD;
+            partials[base + id * PAD] = value;
+            barrier(ctx, members);
+            double s = 0.0;
+            for (int m = 0; m < members; m++) {
+                s += partials[base + m * PAD];
+            }
+            return s;
         }
         partials[id * PAD] = value;
         barrier(ctx, members);
