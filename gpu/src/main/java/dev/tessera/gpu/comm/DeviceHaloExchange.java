@@ -46,14 +46,16 @@ import java.util.List;
  * (each over the full padded range of the ones before), as in {@code HaloExchange}.
  *
  * <p>One exchange may be in flight per instance (staging buffers are reused from step to
- * step); {@code begin} returns once every face has been handed to the communicator.
+ * step); {@code begin} returns once every face has been handed to the communicator. The
+ * exchange talks on a duplicate of the grid communicator made at {@link #create}, so
+ * creating one is collective over the grid (as for {@code HaloExchange}).
  */
 public final class DeviceHaloExchange implements AutoCloseable {
 
-    /** Tags distinct from HaloExchange's, so both may run on one communicator. */
-    private static final int TAG_BASE = 1_100_000;
+    private static final int TAG_BASE = 0;
 
-    private final CartComm grid;
+    /** A duplicate of the grid communicator: the exchange's messages never meet the user's. */
+    private final Comm comm;
     private final Accelerator accelerator;
     private final GridKernels kernels;
     private final Queue queue;
@@ -107,7 +109,7 @@ public final class DeviceHaloExchange implements AutoCloseable {
 
     private DeviceHaloExchange(CartComm grid, Accelerator accelerator, int[] interiorExtents, int ghost, Shape shape,
                                long chunkBytes) {
-        this.grid = grid;
+        this.comm = grid.dup();
         this.accelerator = accelerator;
         this.kernels = accelerator.gridKernels();
         this.queue = accelerator.createQueue();
@@ -261,7 +263,7 @@ public final class DeviceHaloExchange implements AutoCloseable {
                 int recvTag = TAG_BASE + 2 * d + (up ? 0 : 1);
                 Request[] r = new Request[f.plan.chunks()];
                 for (int c = 0; c < r.length; c++) {
-                    r[c] = grid.irecv(Buffer.of(f.chunk(f.hostIn, c), Datatype.BYTE), neighbour, recvTag);
+                    r[c] = comm.irecv(Buffer.of(f.chunk(f.hostIn, c), Datatype.BYTE), neighbour, recvTag);
                 }
                 receives.add(r);
                 posted.add(f);
@@ -281,7 +283,7 @@ public final class DeviceHaloExchange implements AutoCloseable {
                 Event[] e = copies.get(x);
                 for (int c = 0; c < e.length; c++) {
                     e[c].await();
-                    sends.add(grid.isend(Buffer.of(f.chunk(f.hostOut, c), Datatype.BYTE), neighbour, sendTag));
+                    sends.add(comm.isend(Buffer.of(f.chunk(f.hostOut, c), Datatype.BYTE), neighbour, sendTag));
                 }
             }
             nextDimension = d + 1;
@@ -337,10 +339,11 @@ public final class DeviceHaloExchange implements AutoCloseable {
         return new IndexBox(lo, hi);
     }
 
-    /** Frees the staging buffers and the queue (after finishing its work). */
+    /** Frees the staging buffers, the queue (after finishing its work) and the duplicate communicator. */
     @Override
     public void close() {
         queue.close();
+        comm.free();
         for (Face f : faces) {
             if (f != null) {
                 f.close();
