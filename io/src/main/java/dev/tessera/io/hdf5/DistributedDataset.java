@@ -95,19 +95,30 @@ public final class DistributedDataset {
         Collective.throwIfAnyFailed(comm, failure, where, null);
     }
 
-    /** The strategy a write with these blocks takes (AUTO resolved by average run length). */
+    /** The strategy a write with these blocks takes (AUTO resolved; collective). */
     WriteStrategy strategy(List<BlockClaim> claims) {
         WriteStrategy s = file.options().strategy();
-        if (s != WriteStrategy.AUTO) {
-            return s;
+        return s != WriteStrategy.AUTO ? s
+                : choose(claims, dataset.shape(), dataset.type().size(), file.nodeCount());
+    }
+
+    /**
+     * AUTO's rule: every rank writes its own block on one node (measured best there for
+     * slabs and pencils alike, docs/io.md); across nodes, blocks whose average run is
+     * shorter than {@value #AUTO_RUN_BYTES} bytes are aggregated (ROMIO's reasoning: many
+     * small writes from many clients are what parallel file systems handle worst).
+     */
+    static WriteStrategy choose(List<BlockClaim> claims, long[] shape, int typeSize, int nodes) {
+        if (nodes <= 1) {
+            return WriteStrategy.INDEPENDENT;
         }
         long runs = 0;
         long elements = 0;
         for (BlockClaim c : claims) {
-            runs += runCount(c.box(), dataset.shape());
+            runs += runCount(c.box(), shape);
             elements += c.box().volume();
         }
-        return runs > 0 && elements * dataset.type().size() / runs < AUTO_RUN_BYTES
+        return runs > 0 && elements * typeSize / runs < AUTO_RUN_BYTES
                 ? WriteStrategy.AGGREGATED : WriteStrategy.INDEPENDENT;
     }
 

@@ -32,6 +32,7 @@ public final class ParallelHdf5File implements AutoCloseable {
     private final Hdf5Writer writer;
     private final WriteOptions options;
     private int[] aggregators;
+    private int nodeCount;
     private boolean closed;
 
     /** Options of the collective writes of one file. */
@@ -176,8 +177,15 @@ public final class ParallelHdf5File implements AutoCloseable {
                 }
             }
             aggregators = out.stream().mapToInt(Integer::intValue).toArray();
+            nodeCount = taken.size();
         }
         return aggregators;
+    }
+
+    /** Number of nodes the communicator spans (collective on first use). */
+    int nodeCount() {
+        aggregators();
+        return nodeCount;
     }
 
     /** Flushes data to the device on every rank (collective fsync). */

@@ -14,9 +14,10 @@ package dev.tessera.io.hdf5;
  *       current window, and aggregators write whole windows sequentially. Best for blocks
  *       made of many small runs (pencil and cube decompositions) and for parallel file
  *       systems that punish many small or interleaved writes.</li>
- *   <li>{@link #AUTO}: {@code AGGREGATED} when the average run of the blocks is shorter
- *       than {@value DistributedDataset#AUTO_RUN_BYTES} bytes, else {@code INDEPENDENT}
- *       (the threshold is from the measurements in docs/io.md).</li>
+ *   <li>{@link #AUTO}: {@code INDEPENDENT} on one node, where it measured best for slabs
+ *       and pencils (docs/io.md); across nodes {@code AGGREGATED} when the blocks' average
+ *       run is shorter than {@value DistributedDataset#AUTO_RUN_BYTES} bytes (ROMIO's
+ *       reasoning, not measured here: this machine has one node).</li>
  * </ul>
  */
 public enum WriteStrategy {

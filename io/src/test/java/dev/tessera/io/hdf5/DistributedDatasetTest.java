@@ -172,20 +172,15 @@ class DistributedDatasetTest {
     }
 
     @Test
-    void autoAggregatesBlocksOfShortRunsAndLetsSlabsWriteThemselves() {
-        Path f = dir.resolve("auto.h5");
-        SmpJob.run(2, new String[0], JOB, s -> {
-            try (ParallelHdf5File file = ParallelHdf5File.create(s.world(), f)) {
-                DistributedDataset d = file.createDataset("/a", Hdf5Type.DOUBLE, 64, 64, 64);
-                var slabs = java.util.List.of(new BlockClaim(0, new long[] {0, 0, 0}, new long[] {32, 64, 64}, null),
-                        new BlockClaim(1, new long[] {32, 0, 0}, new long[] {32, 64, 64}, null));
-                var columns = java.util.List.of(new BlockClaim(0, new long[] {0, 0, 0}, new long[] {64, 64, 32}, null),
-                        new BlockClaim(1, new long[] {0, 0, 32}, new long[] {64, 64, 32}, null));
-                assertEquals(WriteStrategy.INDEPENDENT, d.strategy(slabs)); // 1 MiB runs
-                assertEquals(WriteStrategy.AGGREGATED, d.strategy(columns)); // 256 B runs
-                long[][] b = {{0, 0, 32L * s.rank()}, {64, 64, 32}};
-                d.write(b[0], b[1], new double[64 * 64 * 32]);
-            }
-        });
+    void autoLetsEveryRankWriteOnOneNodeAndAggregatesShortRunsAcrossNodes() {
+        long[] shape = {64, 64, 64};
+        var slabs = java.util.List.of(new BlockClaim(0, new long[] {0, 0, 0}, new long[] {32, 64, 64}, null),
+                new BlockClaim(1, new long[] {32, 0, 0}, new long[] {32, 64, 64}, null));
+        var columns = java.util.List.of(new BlockClaim(0, new long[] {0, 0, 0}, new long[] {64, 64, 32}, null),
+                new BlockClaim(1, new long[] {0, 0, 32}, new long[] {64, 64, 32}, null));
+        assertEquals(WriteStrategy.INDEPENDENT, DistributedDataset.choose(slabs, shape, 8, 1));
+        assertEquals(WriteStrategy.INDEPENDENT, DistributedDataset.choose(columns, shape, 8, 1));
+        assertEquals(WriteStrategy.INDEPENDENT, DistributedDataset.choose(slabs, shape, 8, 2)); // 1 MiB runs
+        assertEquals(WriteStrategy.AGGREGATED, DistributedDataset.choose(columns, shape, 8, 2)); // 256 B runs
     }
 }
