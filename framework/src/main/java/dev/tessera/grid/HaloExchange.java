@@ -26,7 +26,9 @@ import java.util.Objects;
  * corner ghosts fill through two or three hops, as MPI codes exchange x, then y including
  * the x ghosts, and so on.
  *
- * <p>All fields of one exchange travel in one message per neighbour and direction. The
+ * <p>All fields of one exchange travel in one message per neighbour and direction; where the
+ * neighbour is this rank itself (periodic, one rank along a dimension) the layers are copied
+ * in place without a message. The
  * exchange runs on a duplicate of the grid communicator made at {@link #create} (so creating
  * one is collective over the grid), so its messages never meet the user's on the grid's
  * tags. {@link #begin} packs and posts and returns; interior work that needs no ghost can run
@@ -251,6 +253,13 @@ public final class HaloExchange {
                 int[][] sendBox = box(d, up ? interior[d] : ghost, ghost);
                 int[][] recvBox = box(d, up ? interior[d] + ghost : 0, ghost);
                 int slot = 2 * d + side;
+                if (neighbour == comm.rank()) {
+                    // Periodic with one rank along d: this side's ghosts are the opposite interior
+                    // layer of our own block. Copy, no message.
+                    int[][] opposite = box(d, up ? ghost : interior[d], ghost);
+                    unpack(recvBox, pack(opposite, slot));
+                    continue;
+                }
                 byte[] out = pack(sendBox, slot);
                 if (incoming[slot] == null || incoming[slot].length != out.length) {
                     incoming[slot] = new byte[out.length];

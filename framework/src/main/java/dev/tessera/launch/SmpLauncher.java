@@ -26,8 +26,13 @@ public final class SmpLauncher {
     }
 
     public int run(LaunchSpec spec) {
-        URL[] urls = toUrls(spec.classPath());
-        ClassLoader parent = SmpLauncher.class.getClassLoader();
+        URL[] all = toUrls(spec.classPath());
+        // Jars of Java bindings to native libraries load once, for all ranks: a JVM lets only one
+        // class loader own a JNI library, so per-rank copies would leave all ranks but one without it.
+        URL[] shared = java.util.Arrays.stream(all).filter(SmpLauncher::bindsNativeLibrary).toArray(URL[]::new);
+        URL[] urls = java.util.Arrays.stream(all).filter(u -> !bindsNativeLibrary(u)).toArray(URL[]::new);
+        ClassLoader parent = shared.length == 0 ? SmpLauncher.class.getClassLoader()
+                : new java.net.URLClassLoader("smp-native-bindings", shared, SmpLauncher.class.getClassLoader());
         List<RankClassLoader> loaders = new ArrayList<>();
         for (int r = 0; r < spec.ranks(); r++) {
             loaders.add(new RankClassLoader(r, urls, parent));
@@ -117,17 +122,37 @@ public final class SmpLauncher {
         }
     }
 
+    /** Jars of JNI bindings (JOCL, JCuda): loaded by one loader shared by the ranks. */
+    static boolean bindsNativeLibrary(URL url) {
+        String name = url.getPath().substring(url.getPath().lastIndexOf('/') + 1);
+        return name.endsWith(".jar") && (name.startsWith("jocl") || name.startsWith("jcu"));
+    }
+
+    /** The class path as URLs; an entry {@code dir/*} stands for every jar in dir, as for java -cp. */
     static URL[] toUrls(List<Path> classPath) {
         List<URL> urls = new ArrayList<>();
-        for (Path p : classPath) {
-            try {
-                Path abs = p.toAbsolutePath().normalize();
-                if (!Files.exists(abs)) {
-                    System.err.println("tessera: warning: class path entry " + p + " does not exist");
+        for (Path entry : classPath) {
+            List<Path> expanded = new ArrayList<>();
+            if (entry.getFileName() != null && entry.getFileName().toString().equals("*")) {
+                Path dir = entry.getParent() == null ? Path.of(".") : entry.getParent();
+                try (java.util.stream.Stream<Path> jars = Files.list(dir)) {
+                    jars.filter(j -> j.toString().endsWith(".jar") || j.toString().endsWith(".JAR")).sorted().forEach(expanded::add);
+                } catch (java.io.IOException e) {
+                    System.err.println("tessera: warning: class path entry " + entry + ": cannot list " + dir + " (" + e + ")");
                 }
-                urls.add(abs.toUri().toURL());
-            } catch (MalformedURLException e) {
-                throw new IllegalArgumentException("bad class path entry " + p, e);
+            } else {
+                expanded.add(entry);
+            }
+            for (Path p : expanded) {
+                try {
+                    Path abs = p.toAbsolutePath().normalize();
+                    if (!Files.exists(abs)) {
+                        System.err.println("tessera: warning: class path entry " + p + " does not exist");
+                    }
+                    urls.add(abs.toUri().toURL());
+                } catch (MalformedURLException e) {
+                    throw new IllegalArgumentException("bad class path entry " + p, e);
+                }
             }
         }
         return urls.toArray(new URL[0]);

@@ -99,4 +99,17 @@ class SmpLauncherTest {
         assertEquals(2, code[0]);
         assertTrue(err.contains("main class NoSuchMain not found"), err);
     }
+
+    @Test
+    void aClassPathWildcardStandsForEveryJarInItsDirectoryAndNativeBindingsAreShared(@TempDir Path dir) throws Exception {
+        Files.createFile(dir.resolve("b.jar"));
+        Files.createFile(dir.resolve("a.jar"));
+        Files.createFile(dir.resolve("jocl-2.0.5.jar"));
+        Files.createFile(dir.resolve("notes.txt"));
+        java.net.URL[] urls = SmpLauncher.toUrls(List.of(dir.resolve("*"), dir.resolve("classes")));
+        List<String> names = java.util.Arrays.stream(urls).map(u -> Path.of(u.getPath()).getFileName().toString()).toList();
+        assertEquals(List.of("a.jar", "b.jar", "jocl-2.0.5.jar", "classes"), names);
+        assertTrue(SmpLauncher.bindsNativeLibrary(urls[2]));
+        assertTrue(!SmpLauncher.bindsNativeLibrary(urls[0]) && !SmpLauncher.bindsNativeLibrary(urls[3]));
+    }
 }
