@@ -74,6 +74,22 @@ public final class Hdf5Reader implements AutoCloseable {
         return new ArrayList<>(headers.children(groupPath, headers.messages(address)).keySet());
     }
 
+    /**
+     * The attributes of the group or dataset at {@code objectPath}: numbers as boxed scalars
+     * or primitive arrays (1-d), fixed-length strings as Strings. Attributes of other types
+     * (variable-length strings, as h5py writes Python str by default; compounds; dense
+     * attribute storage) are left out: read those with jHDF or h5py.
+     */
+    public Map<String, Object> attributes(String objectPath) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        for (ObjectHeaderReader.Message m : headers.messages(resolve(objectPath))) {
+            if (m.type() == ObjectHeader.MSG_ATTRIBUTE) {
+                AttributeDecoder.decode(m.body(), out);
+            }
+        }
+        return out;
+    }
+
     /** Describes dataset {@code datasetPath}; throws naming the file and path when it is absent. */
     public synchronized DatasetInfo dataset(String datasetPath) {
         DatasetInfo info = datasets.get(datasetPath);

@@ -206,4 +206,35 @@ class Hdf5WriterTest {
             assertTrue(rank.getMessage().contains("2 dimensions"), rank.getMessage());
         }
     }
+
+    @Test
+    void ourReaderReadsNumericAndStringAttributesOfOursAndOfH5py() {
+        Path f = dir.resolve("attrs-back.h5");
+        try (Hdf5Writer w = Hdf5Writer.create(f)) {
+            w.root().attribute("time", 0.5).attribute("step", 7L).attribute("name", "run 7")
+                    .attribute("dims", new int[] {4, 5});
+            w.root().writeDataset("x", new long[] {1}, new double[] {1}).attribute("scale", 2.5f);
+        }
+        try (Hdf5Reader r = Hdf5Reader.open(f)) {
+            var a = r.attributes("/");
+            assertEquals(0.5, a.get("time"));
+            assertEquals(7L, a.get("step"));
+            assertEquals("run 7", a.get("name"));
+            assertArrayEquals(new int[] {4, 5}, (int[]) a.get("dims"));
+            assertEquals(2.5f, r.attributes("/x").get("scale"));
+        }
+        Path g = dir.resolve("attrs-h5py.h5");
+        ExternalReaders.h5py("with h5py.File('" + g + "', 'w') as f:\n"
+                + "    f.attrs['time'] = 1.25\n"
+                + "    f.attrs['shape'] = np.array([3, 4], dtype='i8')\n"
+                + "    f.attrs['label'] = np.bytes_('fixed')\n"
+                + "    f.create_dataset('d', data=np.zeros(2)).attrs['n'] = np.int16(5)\n");
+        try (Hdf5Reader r = Hdf5Reader.open(g)) {
+            var a = r.attributes("/");
+            assertEquals(1.25, a.get("time"));
+            assertArrayEquals(new long[] {3, 4}, (long[]) a.get("shape"));
+            assertEquals("fixed", a.get("label"));
+            assertEquals((short) 5, r.attributes("/d").get("n"));
+        }
+    }
 }
