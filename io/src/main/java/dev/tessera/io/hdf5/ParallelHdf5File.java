@@ -1,8 +1,6 @@
 package dev.tessera.io.hdf5;
 
 import dev.tessera.comm.Comm;
-import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -154,25 +152,16 @@ public final class ParallelHdf5File implements AutoCloseable {
 
     /**
      * Ranks that aggregate for {@link WriteStrategy#AGGREGATED}: the lowest
-     * {@code aggregatorsPerNode} ranks of every node (nodes told apart by TESSERA_NODE or
-     * the host name, as {@code Comm.nodeMap} does).
+     * {@code aggregatorsPerNode} ranks of every node ({@link Comm#nodeMap}: nodes told apart
+     * by TESSERA_NODE or the host name). Collective on first use.
      */
     int[] aggregators() {
         if (aggregators == null) {
-            String node = System.getenv("TESSERA_NODE");
-            if (node == null) {
-                try {
-                    node = InetAddress.getLocalHost().getHostName();
-                } catch (IOException e) {
-                    node = "localhost";
-                }
-            }
-            List<String> nodes = comm.allgatherObject(node);
-            java.util.Map<String, Integer> taken = new java.util.HashMap<>();
+            int[] nodeOf = comm.nodeMap();
+            java.util.Map<Integer, Integer> taken = new java.util.HashMap<>();
             java.util.List<Integer> out = new java.util.ArrayList<>();
-            for (int r = 0; r < nodes.size(); r++) {
-                int k = taken.merge(nodes.get(r), 1, Integer::sum);
-                if (k <= options.aggregatorsPerNode()) {
+            for (int r = 0; r < nodeOf.length; r++) {
+                if (taken.merge(nodeOf[r], 1, Integer::sum) <= options.aggregatorsPerNode()) {
                     out.add(r);
                 }
             }
