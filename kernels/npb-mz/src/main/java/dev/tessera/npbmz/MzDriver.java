@@ -6,12 +6,12 @@ import dev.tessera.comm.Op;
 import dev.tessera.grid.ZoneBalancer;
 import dev.tessera.runtime.Session;
 import dev.tessera.task.Team;
+import dev.tessera.task.TeamContext;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import dev.tessera.task.TeamContext;
 
 /**
  * The multi-zone driver, one instance per rank: what the reference's main programs
