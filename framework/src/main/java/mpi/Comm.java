@@ -29,9 +29,83 @@ public class Comm {
     private static final int STANDARD = 0, SYNCHRONOUS = 1, BUFFERED = 2, READY = 3;
 
     final dev.tessera.comm.Comm inner;
+    /** What an error of a call on this communicator does (see {@link Errhandler}). */
+    Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
 
     Comm(dev.tessera.comm.Comm inner) {
         this.inner = inner;
+    }
+
+    /** A communicator made from this one: it inherits the error handler. */
+    <C extends Comm> C derived(C child) {
+        if (child != null) {
+            child.errhandler = errhandler;
+        }
+        return child;
+    }
+
+    /** Runs {@code body}; an error goes to this communicator's error handler. */
+    <T> T call(MPI.Body<T> body) throws MPIException {
+        return MPI.call(this, body);
+    }
+
+    /** Runs {@code body}; an error goes to this communicator's error handler. */
+    void run(MPI.VoidBody body) throws MPIException {
+        MPI.run(this, body);
+    }
+
+    /** The request {@code r}, whose completion errors go to this communicator's error handler. */
+    <R extends Request> R bind(R r) {
+        r.comm = this;
+        return r;
+    }
+
+    // ------------------------------------------------------------------ error handlers and attributes
+
+    /**
+     * Sets what an error of a call on this communicator does: {@link MPI#ERRORS_ARE_FATAL}
+     * (the default: the job is aborted) or {@link MPI#ERRORS_RETURN} (the call throws and the
+     * job goes on). See {@link Errhandler}.
+     */
+    public void Errhandler_set(Errhandler errhandler) throws MPIException {
+        if (errhandler == null) {
+            throw MPI.raise(this, new MPIException(MPI.ERR_ARG, where("Errhandler_set") + ": error handler is null"));
+        }
+        this.errhandler = errhandler;
+    }
+
+    /** The error handler of this communicator. */
+    public Errhandler Errhandler_get() throws MPIException {
+        return errhandler;
+    }
+
+    /**
+     * The value of a predefined attribute, as an {@link Integer}: {@link MPI#TAG_UB} (the
+     * largest tag), {@link MPI#HOST} ({@link MPI#PROC_NULL}: no host process), {@link MPI#IO}
+     * (this rank: every rank can do Java I/O), {@link MPI#WTIME_IS_GLOBAL} (1 if every rank
+     * of the job runs on one node, whose monotonic clock {@link MPI#Wtime()} reads, else 0).
+     * Any other key has no attribute: null, as MPI's flag false (MPJ Express throws).
+     * The predefined attributes are the job's, so every communicator gives them.
+     */
+    public Object Attr_get(int keyval) throws MPIException {
+        return switch (keyval) {
+            case MPI.TAG_UB -> MPI.TAG_UB;
+            case MPI.HOST -> MPI.PROC_NULL;
+            case MPI.IO -> Rank();
+            case MPI.WTIME_IS_GLOBAL -> MPI.singleNode() ? 1 : 0;
+            default -> null;
+        };
+    }
+
+    /**
+     * Deletes a cached attribute. The predefined attributes cannot be deleted (MPI makes
+     * that an error: {@link MPI#ERR_ARG}); any other key holds nothing, so there is nothing to do.
+     */
+    public void Attr_delete(int keyval) throws MPIException {
+        if (keyval == MPI.TAG_UB || keyval == MPI.HOST || keyval == MPI.IO || keyval == MPI.WTIME_IS_GLOBAL) {
+            throw MPI.raise(this, new MPIException(MPI.ERR_ARG, where("Attr_delete") + ": predefined attribute "
+                    + keyval + " cannot be deleted"));
+        }
     }
 
     // ------------------------------------------------------------------ basics
@@ -67,7 +141,7 @@ public class Comm {
     @Override
     public Object clone() {
         try {
-            return MPI.call(() -> new Intracomm(inner.dup()));
+            return call(() -> derived(new Intracomm(inner.dup())));
         } catch (MPIException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
@@ -75,7 +149,7 @@ public class Comm {
 
     /** Frees the communicator; any later use is an {@link MPI#ERR_COMM} error. */
     public void Free() throws MPIException {
-        MPI.run(inner::free);
+        run(inner::free);
     }
 
     /** True once freed. */
@@ -122,51 +196,51 @@ public class Comm {
 
     /** Standard-mode send. */
     public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        MPI.run(() -> isend("Send", buf, offset, count, datatype, dest, tag, STANDARD).waitNow());
+        run(() -> isend("Send", buf, offset, count, datatype, dest, tag, STANDARD).waitNow());
     }
 
     /** Synchronous send: returns once the receiver has started receiving. */
     public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        MPI.run(() -> isend("Ssend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS).waitNow());
+        run(() -> isend("Ssend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS).waitNow());
     }
 
     /** Buffered send: copies the data (accounted against {@link MPI#Buffer_attach}'s buffer) and returns. */
     public void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        MPI.run(() -> isend("Bsend", buf, offset, count, datatype, dest, tag, BUFFERED).waitNow());
+        run(() -> isend("Bsend", buf, offset, count, datatype, dest, tag, BUFFERED).waitNow());
     }
 
     /** Ready send (a standard send here: correct whether or not the receive is already posted). */
     public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        MPI.run(() -> isend("Rsend", buf, offset, count, datatype, dest, tag, READY).waitNow());
+        run(() -> isend("Rsend", buf, offset, count, datatype, dest, tag, READY).waitNow());
     }
 
     // ------------------------------------------------------------------ nonblocking sends
 
     /** Starts a standard-mode send; the buffer must not be modified until the request completes. */
     public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        return MPI.call(() -> isend("Isend", buf, offset, count, datatype, dest, tag, STANDARD));
+        return call(() -> bind(isend("Isend", buf, offset, count, datatype, dest, tag, STANDARD)));
     }
 
     /** Starts a synchronous send: the request completes once the receiver has started receiving. */
     public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        return MPI.call(() -> isend("Issend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS));
+        return call(() -> bind(isend("Issend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS)));
     }
 
     /** Buffered send: copies the data (accounted against the attached buffer); the request is complete at once. */
     public Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        return MPI.call(() -> isend("Ibsend", buf, offset, count, datatype, dest, tag, BUFFERED));
+        return call(() -> bind(isend("Ibsend", buf, offset, count, datatype, dest, tag, BUFFERED)));
     }
 
     /** Starts a ready-mode send (a standard send here). */
     public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        return MPI.call(() -> isend("Irsend", buf, offset, count, datatype, dest, tag, READY));
+        return call(() -> bind(isend("Irsend", buf, offset, count, datatype, dest, tag, READY)));
     }
 
     // ------------------------------------------------------------------ receives
 
     /** Blocking receive; the message may be shorter than the buffer. */
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             if (datatype != null && datatype.isObject()) {
                 return objectReceive("Recv", buf, offset, count, datatype, source, tag).await();
             }
@@ -178,7 +252,7 @@ public class Comm {
 
     /** Nonblocking receive. */
     public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
-        return MPI.call(() -> new Request(irecv("Irecv", buf, offset, count, datatype, source, tag)));
+        return call(() -> bind(new Request(irecv("Irecv", buf, offset, count, datatype, source, tag))));
     }
 
     private Request.Pending irecv(String call, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
@@ -194,7 +268,7 @@ public class Comm {
     public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
                            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             Request r = new Request(irecv("Sendrecv", recvbuf, recvoffset, recvcount, recvtype, source, recvtag));
             Request s = isend("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, STANDARD);
             Status status = r.waitNow();
@@ -206,7 +280,7 @@ public class Comm {
     /** Sends the buffer's content and replaces it with the received message. */
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag,
                                    int source, int recvtag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             String call = "Sendrecv_replace";
             int n = datatype.checkBuffer(call, "", buf, offset, count);
             Object copy = datatype.pack(buf, offset, count);
@@ -242,19 +316,19 @@ public class Comm {
 
     /** A persistent receive: each {@link Prequest#Start()} posts a receive with these arguments. */
     public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             datatype.checkBuffer("Recv_init", "", buf, offset, count);
             checkSource("Recv_init", source);
-            return new Prequest("Recv_init", () -> irecv("Recv_init", buf, offset, count, datatype, source, tag));
+            return bind(new Prequest("Recv_init", () -> irecv("Recv_init", buf, offset, count, datatype, source, tag)));
         });
     }
 
     private Prequest persistentSend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
                                     int mode) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             datatype.checkBuffer(call, "", buf, offset, count);
             checkDest(call, dest);
-            return new Prequest(call, () -> isend(call, buf, offset, count, datatype, dest, tag, mode).pending);
+            return bind(new Prequest(call, () -> isend(call, buf, offset, count, datatype, dest, tag, mode).pending));
         });
     }
 
@@ -262,7 +336,7 @@ public class Comm {
 
     /** Blocks until a matching message has arrived; its status, without receiving it. */
     public Status Probe(int source, int tag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             checkSource("Probe", source);
             return Status.of(inner.probe(source, tag));
         });
@@ -270,7 +344,7 @@ public class Comm {
 
     /** The status of a matching message that has arrived, or null if there is none. */
     public Status Iprobe(int source, int tag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             checkSource("Iprobe", source);
             Optional<dev.tessera.comm.Status> s = inner.iprobe(source, tag);
             return s.map(Status::of).orElse(null);
@@ -281,7 +355,7 @@ public class Comm {
 
     /** Bytes that {@link #Pack} needs for {@code incount} items of {@code datatype}. */
     public int Pack_size(int incount, Datatype datatype) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             requirePackable("Pack_size", datatype);
             return Math.multiplyExact(Math.multiplyExact(incount, datatype.size0()), datatype.base.byteSize());
         });
@@ -289,7 +363,7 @@ public class Comm {
 
     /** Packs {@code incount} items into {@code outbuf} from byte {@code position}; the position after them. */
     public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             requirePackable("Pack", datatype);
             int n = datatype.checkBuffer("Pack", "input ", inbuf, offset, incount);
             int bytes = n * datatype.base.byteSize();
@@ -309,7 +383,7 @@ public class Comm {
 
     /** Unpacks {@code outcount} items from {@code inbuf} at byte {@code position}; the position after them. */
     public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             requirePackable("Unpack", datatype);
             int n = datatype.checkBuffer("Unpack", "output ", outbuf, offset, outcount);
             int bytes = n * datatype.base.byteSize();
