@@ -429,7 +429,7 @@ public class Comm {
         if (!copy) {
             dev.tessera.comm.Buffer b = Datatype.wrap(buf, offset, n);
             dev.tessera.comm.Request r = mode == SYNCHRONOUS ? inner.issend(b, dest, tag) : inner.isend(b, dest, tag);
-            return Request.of(r, s -> Status.empty());
+            return Request.of(r, Status::sent);
         }
         return sendPacked(call, n == 0 ? datatype.newArray(0) : datatype.pack(buf, offset, count), n, datatype, dest, tag, mode);
     }
@@ -456,7 +456,7 @@ public class Comm {
             Buffer b = Datatype.wrap(packed, 0, n);
             r = mode == SYNCHRONOUS ? inner.issend(b, dest, tag) : inner.isend(b, dest, tag);
         }
-        return Request.of(r, s -> Status.empty());
+        return Request.of(r, Status::sent);
     }
 
     void checkDest(String call, int dest) {
