@@ -282,10 +282,11 @@ public class Comm {
                                    int source, int recvtag) throws MPIException {
         return call(() -> {
             String call = "Sendrecv_replace";
-            int n = datatype.checkBuffer(call, "", buf, offset, count);
-            Object copy = datatype.pack(buf, offset, count);
-            Request r = new Request(irecv(call, buf, offset, count, datatype, source, recvtag));
-            Request s = sendPacked(call, copy, n, datatype, dest, sendtag, STANDARD);
+            Datatype type = datatype == null ? null : datatype.on(buf);
+            int n = type == null ? Datatype.nullType(call) : type.checkBuffer(call, "", buf, offset, count);
+            Object copy = type.pack(buf, offset, count);
+            Request r = new Request(irecv(call, buf, offset, count, type, source, recvtag));
+            Request s = sendPacked(call, copy, n, type, dest, sendtag, STANDARD);
             Status status = r.waitNow();
             s.waitNow();
             return status;
@@ -357,14 +358,18 @@ public class Comm {
     public int Pack_size(int incount, Datatype datatype) throws MPIException {
         return call(() -> {
             requirePackable("Pack_size", datatype);
+            if (datatype.size0() == 0) {
+                return 0;
+            }
             return Math.multiplyExact(Math.multiplyExact(incount, datatype.size0()), datatype.base.byteSize());
         });
     }
 
     /** Packs {@code incount} items into {@code outbuf} from byte {@code position}; the position after them. */
-    public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) throws MPIException {
+    public int Pack(Object inbuf, int offset, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
         return call(() -> {
-            requirePackable("Pack", datatype);
+            requirePackable("Pack", type);
+            Datatype datatype = type.on(inbuf);
             int n = datatype.checkBuffer("Pack", "input ", inbuf, offset, incount);
             int bytes = n * datatype.base.byteSize();
             checkPackRange("Pack", outbuf, position, bytes);
@@ -382,9 +387,10 @@ public class Comm {
     }
 
     /** Unpacks {@code outcount} items from {@code inbuf} at byte {@code position}; the position after them. */
-    public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) throws MPIException {
+    public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype type) throws MPIException {
         return call(() -> {
-            requirePackable("Unpack", datatype);
+            requirePackable("Unpack", type);
+            Datatype datatype = type.on(outbuf);
             int n = datatype.checkBuffer("Unpack", "output ", outbuf, offset, outcount);
             int bytes = n * datatype.base.byteSize();
             checkPackRange("Unpack", inbuf, position, bytes);
@@ -423,9 +429,10 @@ public class Comm {
         if (datatype == null) {
             throw new TesseraException(ErrorClass.TYPE, where(call) + ": datatype is null");
         }
+        datatype = datatype.on(buf);
         int n = datatype.checkBuffer(call, "", buf, offset, count);
         checkDest(call, dest);
-        boolean copy = mode == BUFFERED || !datatype.contiguous || datatype.isObject();
+        boolean copy = mode == BUFFERED || !datatype.contiguous || datatype.isObject() || buf == null;
         if (!copy) {
             dev.tessera.comm.Buffer b = Datatype.wrap(buf, offset, n);
             dev.tessera.comm.Request r = mode == SYNCHRONOUS ? inner.issend(b, dest, tag) : inner.isend(b, dest, tag);

@@ -387,6 +387,7 @@ public class Intracomm extends Comm {
         if (type == null) {
             throw new TesseraException(ErrorClass.TYPE, MPI.where(call) + ": send datatype is null");
         }
+        type = type.on(buf);
         int n = type.checkBuffer(call, "send ", buf, offset, count);
         if (type.contiguous && buf != null) {
             return Datatype.wrap(buf, offset, n);
