@@ -157,9 +157,32 @@ public class Comm {
         return inner.isFreed();
     }
 
-    /** False: intercommunicators are not supported. */
+    /** True for an {@link Intercomm}. */
     public boolean Test_inter() throws MPIException {
-        return false;
+        return inner.isInter();
+    }
+
+    /**
+     * An inter-communicator between {@code local_comm}'s group and another, disjoint group
+     * (MPI_Intercomm_create), called on the peer communicator as in mpiJava 1.2: collective
+     * over {@code local_comm} and, on the other side, over the other group's communicator.
+     * {@code local_leader} is a rank of {@code local_comm}; {@code remote_leader} is the
+     * other group's leader's rank in this (peer) communicator, which must hold both leaders,
+     * and {@code tag} a tag free on it for the leaders' exchange. Only the leaders use this
+     * communicator and {@code remote_leader}.
+     */
+    public Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag) throws MPIException {
+        return call(() -> {
+            if (local_comm == null) {
+                throw new TesseraException(ErrorClass.COMM, where("Create_intercomm") + ": local_comm is null");
+            }
+            return local_comm.derived(new Intercomm(local_comm.inner.createIntercomm(local_leader, inner, remote_leader, tag)));
+        });
+    }
+
+    /** Number of ranks that point-to-point calls may name: the size, or the remote size of an {@link Intercomm}. */
+    int peerSize() {
+        return inner.size();
     }
 
     /** {@link MPI#CART}, {@link MPI#GRAPH} or {@link MPI#UNDEFINED} (no topology). */
@@ -467,16 +490,16 @@ public class Comm {
     }
 
     void checkDest(String call, int dest) {
-        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= inner.size())) {
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= peerSize())) {
             throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid destination rank " + dest
-                    + " (communicator size " + inner.size() + ")");
+                    + " (" + (inner.isInter() ? "remote group" : "communicator") + " size " + peerSize() + ")");
         }
     }
 
     void checkSource(String call, int source) {
-        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= inner.size())) {
+        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= peerSize())) {
             throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid source rank " + source
-                    + " (communicator size " + inner.size() + ")");
+                    + " (" + (inner.isInter() ? "remote group" : "communicator") + " size " + peerSize() + ")");
         }
     }
 
