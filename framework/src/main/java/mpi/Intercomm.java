@@ -38,6 +38,16 @@ public class Intercomm extends Comm {
         return call(() -> derived(new Intracomm(inter.merge(high))));
     }
 
+    /** A duplicate: same groups, new message space (collective over both groups). */
+    @Override
+    public Object clone() {
+        try {
+            return call(() -> derived(new Intercomm(inter.dup())));
+        } catch (MPIException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     @Override
     int peerSize() {
         return inter.remoteSize();

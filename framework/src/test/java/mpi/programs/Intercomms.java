@@ -80,6 +80,21 @@ public class Intercomms {
             Check.equal("group " + (1 - color), in[0], "object across the groups");
         }
         Check.fails(MPI.ERR_RANK, "Send", () -> inter.Send(new int[1], 0, 1, MPI.INT, remoteSize, 0));
+
+        // a duplicate has the same groups and its own message space
+        Intercomm copy = (Intercomm) inter.clone();
+        Check.that(copy.Test_inter() && copy.Remote_size() == remoteSize && copy.Rank() == inter.Rank(), "clone of an intercomm");
+        Check.equal(MPI.ERRORS_RETURN, copy.Errhandler_get(), "a clone inherits the handler");
+        if (inter.Rank() == 0) {
+            Request a = inter.Isend(new int[] {1}, 0, 1, MPI.INT, 0, 9);
+            Request b = copy.Isend(new int[] {2}, 0, 1, MPI.INT, 0, 9);
+            int[] x = new int[1];
+            copy.Recv(x, 0, 1, MPI.INT, 0, 9);
+            Check.equal(2, x[0], "message on the clone");
+            inter.Recv(x, 0, 1, MPI.INT, 0, 9);
+            Check.equal(1, x[0], "message on the original");
+            Request.Waitall(new Request[] {a, b});
+        }
         w.Barrier();
 
         // Merge: the group passing high == false first

@@ -133,38 +133,68 @@ public final class InterComm extends Comm {
         checkCall(call);
         env.contextLock.lock();
         try {
-            int[] next = {env.nextContext()};
-            local.collectives().reductions().allreduce(null, Buffer.of(next), Op.MAX);
-            int[] decision = new int[2];              // [local group first?, context]
-            if (local.rank() == 0) {
-                int[] theirs = new int[2];
-                int[] mine = {high ? 1 : 0, next[0]};
-                DeviceRequest s = env.device.isend(Buffer.of(mine).sendSegment(), remote.worldRank(0), LEADER_TAG,
-                        context + 1, Datatype.INT.code(), false);
-                DeviceRequest r = env.device.irecv(Buffer.of(theirs).receiveSegment(), remote.worldRank(0), LEADER_TAG,
-                        context + 1, Datatype.INT.code());
-                env.device.await(s);
-                env.device.await(r);
-                if (r.error() != null) {
-                    throw new TesseraException(ErrorClass.INTERN, where(call) + ": leader exchange failed", r.error());
-                }
-                boolean localFirst = mine[0] != theirs[0] ? !high : group.worldRank(0) < remote.worldRank(0);
-                decision[0] = localFirst ? 1 : 0;
-                decision[1] = Math.max(next[0], theirs[1]);
-            }
-            local.bcast(Buffer.of(decision), 0);
+            int[] decision = agree(call, high ? 1 : 0);      // [their high, agreed context] at every rank
+            boolean localFirst = decision[0] != (high ? 1 : 0) ? !high : leaderFirst();
             int merged = decision[1];
             env.contextTaken(merged);
-            int[] first = decision[0] == 1 ? group.worldRanks() : remote.worldRanks();
-            int[] second = decision[0] == 1 ? remote.worldRanks() : group.worldRanks();
+            int[] first = localFirst ? group.worldRanks() : remote.worldRanks();
+            int[] second = localFirst ? remote.worldRanks() : group.worldRanks();
             int[] all = Arrays.copyOf(first, first.length + second.length);
             System.arraycopy(second, 0, all, first.length, second.length);
-            Group union = new Group(all);
             env.device.contextCreated(merged, all);
-            return new Comm(env, union, merged);
+            return new Comm(env, new Group(all), merged);
         } finally {
             env.contextLock.unlock();
         }
+    }
+
+    /** An intercommunicator with the same groups and a new context (collective over both groups). */
+    @Override
+    public InterComm dup() {
+        String call = "InterComm.dup";
+        checkCall(call);
+        env.contextLock.lock();
+        try {
+            int context = agree(call, 0)[1];
+            env.contextTaken(context + 2);
+            env.device.contextCreated(context + 2, group.worldRanks());
+            return new InterComm(env, group, remote, context);
+        } finally {
+            env.contextLock.unlock();
+        }
+    }
+
+    /** True if the local group's leader has the lower world rank of the two leaders. */
+    private boolean leaderFirst() {
+        return group.worldRank(0) < remote.worldRank(0);
+    }
+
+    /**
+     * Agrees with the remote group (collective over both; the context lock held): the local
+     * leader swaps {@code value} and the local next free context with the remote leader;
+     * every local rank gets [the remote group's value, the larger of the two contexts].
+     */
+    private int[] agree(String call, int value) {
+        int[] next = {env.nextContext()};
+        local.collectives().reductions().allreduce(null, Buffer.of(next), Op.MAX);
+        int[] decision = new int[2];
+        if (local.rank() == 0) {
+            int[] theirs = new int[2];
+            int[] mine = {value, next[0]};
+            DeviceRequest s = env.device.isend(Buffer.of(mine).sendSegment(), remote.worldRank(0), LEADER_TAG,
+                    context + 1, Datatype.INT.code(), false);
+            DeviceRequest r = env.device.irecv(Buffer.of(theirs).receiveSegment(), remote.worldRank(0), LEADER_TAG,
+                    context + 1, Datatype.INT.code());
+            env.device.await(s);
+            env.device.await(r);
+            if (r.error() != null) {
+                throw new TesseraException(ErrorClass.INTERN, where(call) + ": leader exchange failed", r.error());
+            }
+            decision[0] = theirs[0];
+            decision[1] = Math.max(next[0], theirs[1]);
+        }
+        local.bcast(Buffer.of(decision), 0);
+        return decision;
     }
 
     /** Collectives on the intercommunicator itself are not provided (merge first). */
