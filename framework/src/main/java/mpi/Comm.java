@@ -23,6 +23,11 @@ import java.util.Optional;
  *
  * <p>{@link MPI#OBJECT} messages carry serializable objects; a nonblocking receive of objects
  * is matched when it is tested or waited for, in the order such receives were posted.
+ *
+ * <p>Every call's errors go to the communicator's error handler ({@link #Errhandler_set}):
+ * by default {@link MPI#ERRORS_ARE_FATAL}, which aborts the job (see {@link Errhandler}).
+ * The predefined attributes are read with {@link #Attr_get}; {@link #Create_intercomm}
+ * joins two groups into an {@link Intercomm}.
  */
 public class Comm {
 
