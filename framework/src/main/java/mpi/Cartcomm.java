@@ -25,12 +25,12 @@ public class Cartcomm extends Intracomm {
 
     /** The rank at grid coordinates (wrapped in periodic dimensions). */
     public int Rank(int[] coords) throws MPIException {
-        return MPI.call(() -> cart.rankOf(coords));
+        return call(() -> cart.rankOf(coords));
     }
 
     /** Grid coordinates of {@code rank}. */
     public int[] Coords(int rank) throws MPIException {
-        return MPI.call(() -> cart.coords(rank));
+        return call(() -> cart.coords(rank));
     }
 
     /**
@@ -39,7 +39,7 @@ public class Cartcomm extends Intracomm {
      * non-periodic edge).
      */
     public ShiftParms Shift(int direction, int disp) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             CartComm.Shift s = cart.shift(direction, disp);
             return new ShiftParms(s.source(), s.dest());
         });
@@ -47,17 +47,17 @@ public class Cartcomm extends Intracomm {
 
     /** The sub-grid communicator keeping the dimensions where {@code remain_dims} is true (collective). */
     public Cartcomm Sub(boolean[] remain_dims) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             if (remain_dims == null || remain_dims.length != cart.ndims()) {
                 throw new TesseraException(ErrorClass.DIMS, where("Sub") + ": remain_dims needs " + cart.ndims() + " entries");
             }
-            return new Cartcomm(cart.sub(remain_dims));
+            return derived(new Cartcomm(cart.sub(remain_dims)));
         });
     }
 
     /** The rank this process would have on a grid of {@code dims}: its rank here if inside the grid, else {@link MPI#UNDEFINED}. */
     public int Map(int[] dims, boolean[] periods) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             long n = 1;
             for (int d : dims) {
                 if (d <= 0) {
@@ -72,7 +72,7 @@ public class Cartcomm extends Intracomm {
     /** A duplicate with the same grid (collective). */
     @Override
     public Cartcomm Dup() throws MPIException {
-        return MPI.call(() -> new Cartcomm(cart.createCart(cart.dims(), cart.periods(), false)));
+        return call(() -> derived(new Cartcomm(cart.createCart(cart.dims(), cart.periods(), false))));
     }
 
     @Override

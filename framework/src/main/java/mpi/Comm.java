@@ -23,15 +23,94 @@ import java.util.Optional;
  *
  * <p>{@link MPI#OBJECT} messages carry serializable objects; a nonblocking receive of objects
  * is matched when it is tested or waited for, in the order such receives were posted.
+ *
+ * <p>Every call's errors go to the communicator's error handler ({@link #Errhandler_set}):
+ * by default {@link MPI#ERRORS_ARE_FATAL}, which aborts the job (see {@link Errhandler}).
+ * The predefined attributes are read with {@link #Attr_get}; {@link #Create_intercomm}
+ * joins two groups into an {@link Intercomm}.
  */
 public class Comm {
 
     private static final int STANDARD = 0, SYNCHRONOUS = 1, BUFFERED = 2, READY = 3;
 
     final dev.tessera.comm.Comm inner;
+    /** What an error of a call on this communicator does (see {@link Errhandler}). */
+    Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
 
     Comm(dev.tessera.comm.Comm inner) {
         this.inner = inner;
+    }
+
+    /** A communicator made from this one: it inherits the error handler. */
+    <C extends Comm> C derived(C child) {
+        if (child != null) {
+            child.errhandler = errhandler;
+        }
+        return child;
+    }
+
+    /** Runs {@code body}; an error goes to this communicator's error handler. */
+    <T> T call(MPI.Body<T> body) throws MPIException {
+        return MPI.call(this, body);
+    }
+
+    /** Runs {@code body}; an error goes to this communicator's error handler. */
+    void run(MPI.VoidBody body) throws MPIException {
+        MPI.run(this, body);
+    }
+
+    /** The request {@code r}, whose completion errors go to this communicator's error handler. */
+    <R extends Request> R bind(R r) {
+        r.comm = this;
+        return r;
+    }
+
+    // ------------------------------------------------------------------ error handlers and attributes
+
+    /**
+     * Sets what an error of a call on this communicator does: {@link MPI#ERRORS_ARE_FATAL}
+     * (the default: the job is aborted) or {@link MPI#ERRORS_RETURN} (the call throws and the
+     * job goes on). See {@link Errhandler}.
+     */
+    public void Errhandler_set(Errhandler errhandler) throws MPIException {
+        if (errhandler == null) {
+            throw MPI.raise(this, new MPIException(MPI.ERR_ARG, where("Errhandler_set") + ": error handler is null"));
+        }
+        this.errhandler = errhandler;
+    }
+
+    /** The error handler of this communicator. */
+    public Errhandler Errhandler_get() throws MPIException {
+        return errhandler;
+    }
+
+    /**
+     * The value of a predefined attribute, as an {@link Integer}: {@link MPI#TAG_UB} (the
+     * largest tag), {@link MPI#HOST} ({@link MPI#PROC_NULL}: no host process), {@link MPI#IO}
+     * (this rank: every rank can do Java I/O), {@link MPI#WTIME_IS_GLOBAL} (1 if every rank
+     * of the job runs on one node, whose monotonic clock {@link MPI#Wtime()} reads, else 0).
+     * Any other key has no attribute: null, as MPI's flag false (MPJ Express throws).
+     * The predefined attributes are the job's, so every communicator gives them.
+     */
+    public Object Attr_get(int keyval) throws MPIException {
+        return switch (keyval) {
+            case MPI.TAG_UB -> MPI.TAG_UB;
+            case MPI.HOST -> MPI.PROC_NULL;
+            case MPI.IO -> Rank();
+            case MPI.WTIME_IS_GLOBAL -> MPI.singleNode() ? 1 : 0;
+            default -> null;
+        };
+    }
+
+    /**
+     * Deletes a cached attribute. The predefined attributes cannot be deleted (MPI makes
+     * that an error: {@link MPI#ERR_ARG}); any other key holds nothing, so there is nothing to do.
+     */
+    public void Attr_delete(int keyval) throws MPIException {
+        if (keyval == MPI.TAG_UB || keyval == MPI.HOST || keyval == MPI.IO || keyval == MPI.WTIME_IS_GLOBAL) {
+            throw MPI.raise(this, new MPIException(MPI.ERR_ARG, where("Attr_delete") + ": predefined attribute "
+                    + keyval + " cannot be deleted"));
+        }
     }
 
     // ------------------------------------------------------------------ basics
@@ -67,7 +146,7 @@ public class Comm {
     @Override
     public Object clone() {
         try {
-            return MPI.call(() -> new Intracomm(inner.dup()));
+            return call(() -> derived(new Intracomm(inner.dup())));
         } catch (MPIException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
@@ -75,7 +154,7 @@ public class Comm {
 
     /** Frees the communicator; any later use is an {@link MPI#ERR_COMM} error. */
     public void Free() throws MPIException {
-        MPI.run(inner::free);
+        run(inner::free);
     }
 
     /** True once freed. */
@@ -83,9 +162,32 @@ public class Comm {
         return inner.isFreed();
     }
 
-    /** False: intercommunicators are not supported. */
+    /** True for an {@link Intercomm}. */
     public boolean Test_inter() throws MPIException {
-        return false;
+        return inner.isInter();
+    }
+
+    /**
+     * An inter-communicator between {@code local_comm}'s group and another, disjoint group
+     * (MPI_Intercomm_create), called on the peer communicator as in mpiJava 1.2: collective
+     * over {@code local_comm} and, on the other side, over the other group's communicator.
+     * {@code local_leader} is a rank of {@code local_comm}; {@code remote_leader} is the
+     * other group's leader's rank in this (peer) communicator, which must hold both leaders,
+     * and {@code tag} a tag free on it for the leaders' exchange. Only the leaders use this
+     * communicator and {@code remote_leader}.
+     */
+    public Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag) throws MPIException {
+        return call(() -> {
+            if (local_comm == null) {
+                throw new TesseraException(ErrorClass.COMM, where("Create_intercomm") + ": local_comm is null");
+            }
+            return local_comm.derived(new Intercomm(local_comm.inner.createIntercomm(local_leader, inner, remote_leader, tag)));
+        });
+    }
+
+    /** Number of ranks that point-to-point calls may name: the size, or the remote size of an {@link Intercomm}. */
+    int peerSize() {
+        return inner.size();
     }
 
     /** {@link MPI#CART}, {@link MPI#GRAPH} or {@link MPI#UNDEFINED} (no topology). */
@@ -122,51 +224,51 @@ public class Comm {
 
     /** Standard-mode send. */
     public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        MPI.run(() -> isend("Send", buf, offset, count, datatype, dest, tag, STANDARD).waitNow());
+        run(() -> isend("Send", buf, offset, count, datatype, dest, tag, STANDARD).waitNow());
     }
 
     /** Synchronous send: returns once the receiver has started receiving. */
     public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        MPI.run(() -> isend("Ssend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS).waitNow());
+        run(() -> isend("Ssend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS).waitNow());
     }
 
     /** Buffered send: copies the data (accounted against {@link MPI#Buffer_attach}'s buffer) and returns. */
     public void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        MPI.run(() -> isend("Bsend", buf, offset, count, datatype, dest, tag, BUFFERED).waitNow());
+        run(() -> isend("Bsend", buf, offset, count, datatype, dest, tag, BUFFERED).waitNow());
     }
 
     /** Ready send (a standard send here: correct whether or not the receive is already posted). */
     public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        MPI.run(() -> isend("Rsend", buf, offset, count, datatype, dest, tag, READY).waitNow());
+        run(() -> isend("Rsend", buf, offset, count, datatype, dest, tag, READY).waitNow());
     }
 
     // ------------------------------------------------------------------ nonblocking sends
 
     /** Starts a standard-mode send; the buffer must not be modified until the request completes. */
     public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        return MPI.call(() -> isend("Isend", buf, offset, count, datatype, dest, tag, STANDARD));
+        return call(() -> bind(isend("Isend", buf, offset, count, datatype, dest, tag, STANDARD)));
     }
 
     /** Starts a synchronous send: the request completes once the receiver has started receiving. */
     public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        return MPI.call(() -> isend("Issend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS));
+        return call(() -> bind(isend("Issend", buf, offset, count, datatype, dest, tag, SYNCHRONOUS)));
     }
 
     /** Buffered send: copies the data (accounted against the attached buffer); the request is complete at once. */
     public Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        return MPI.call(() -> isend("Ibsend", buf, offset, count, datatype, dest, tag, BUFFERED));
+        return call(() -> bind(isend("Ibsend", buf, offset, count, datatype, dest, tag, BUFFERED)));
     }
 
     /** Starts a ready-mode send (a standard send here). */
     public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) throws MPIException {
-        return MPI.call(() -> isend("Irsend", buf, offset, count, datatype, dest, tag, READY));
+        return call(() -> bind(isend("Irsend", buf, offset, count, datatype, dest, tag, READY)));
     }
 
     // ------------------------------------------------------------------ receives
 
     /** Blocking receive; the message may be shorter than the buffer. */
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             if (datatype != null && datatype.isObject()) {
                 return objectReceive("Recv", buf, offset, count, datatype, source, tag).await();
             }
@@ -178,7 +280,7 @@ public class Comm {
 
     /** Nonblocking receive. */
     public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
-        return MPI.call(() -> new Request(irecv("Irecv", buf, offset, count, datatype, source, tag)));
+        return call(() -> bind(new Request(irecv("Irecv", buf, offset, count, datatype, source, tag))));
     }
 
     private Request.Pending irecv(String call, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
@@ -194,7 +296,7 @@ public class Comm {
     public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
                            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             Request r = new Request(irecv("Sendrecv", recvbuf, recvoffset, recvcount, recvtype, source, recvtag));
             Request s = isend("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, STANDARD);
             Status status = r.waitNow();
@@ -206,12 +308,13 @@ public class Comm {
     /** Sends the buffer's content and replaces it with the received message. */
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag,
                                    int source, int recvtag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             String call = "Sendrecv_replace";
-            int n = datatype.checkBuffer(call, "", buf, offset, count);
-            Object copy = datatype.pack(buf, offset, count);
-            Request r = new Request(irecv(call, buf, offset, count, datatype, source, recvtag));
-            Request s = sendPacked(call, copy, n, datatype, dest, sendtag, STANDARD);
+            Datatype type = datatype == null ? null : datatype.on(buf);
+            int n = type == null ? Datatype.nullType(call) : type.checkBuffer(call, "", buf, offset, count);
+            Object copy = type.pack(buf, offset, count);
+            Request r = new Request(irecv(call, buf, offset, count, type, source, recvtag));
+            Request s = sendPacked(call, copy, n, type, dest, sendtag, STANDARD);
             Status status = r.waitNow();
             s.waitNow();
             return status;
@@ -242,19 +345,19 @@ public class Comm {
 
     /** A persistent receive: each {@link Prequest#Start()} posts a receive with these arguments. */
     public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             datatype.checkBuffer("Recv_init", "", buf, offset, count);
             checkSource("Recv_init", source);
-            return new Prequest("Recv_init", () -> irecv("Recv_init", buf, offset, count, datatype, source, tag));
+            return bind(new Prequest("Recv_init", () -> irecv("Recv_init", buf, offset, count, datatype, source, tag)));
         });
     }
 
     private Prequest persistentSend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
                                     int mode) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             datatype.checkBuffer(call, "", buf, offset, count);
             checkDest(call, dest);
-            return new Prequest(call, () -> isend(call, buf, offset, count, datatype, dest, tag, mode).pending);
+            return bind(new Prequest(call, () -> isend(call, buf, offset, count, datatype, dest, tag, mode).pending));
         });
     }
 
@@ -262,7 +365,7 @@ public class Comm {
 
     /** Blocks until a matching message has arrived; its status, without receiving it. */
     public Status Probe(int source, int tag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             checkSource("Probe", source);
             return Status.of(inner.probe(source, tag));
         });
@@ -270,7 +373,7 @@ public class Comm {
 
     /** The status of a matching message that has arrived, or null if there is none. */
     public Status Iprobe(int source, int tag) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             checkSource("Iprobe", source);
             Optional<dev.tessera.comm.Status> s = inner.iprobe(source, tag);
             return s.map(Status::of).orElse(null);
@@ -281,16 +384,20 @@ public class Comm {
 
     /** Bytes that {@link #Pack} needs for {@code incount} items of {@code datatype}. */
     public int Pack_size(int incount, Datatype datatype) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             requirePackable("Pack_size", datatype);
+            if (datatype.size0() == 0) {
+                return 0;
+            }
             return Math.multiplyExact(Math.multiplyExact(incount, datatype.size0()), datatype.base.byteSize());
         });
     }
 
     /** Packs {@code incount} items into {@code outbuf} from byte {@code position}; the position after them. */
-    public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) throws MPIException {
-        return MPI.call(() -> {
-            requirePackable("Pack", datatype);
+    public int Pack(Object inbuf, int offset, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
+        return call(() -> {
+            requirePackable("Pack", type);
+            Datatype datatype = type.on(inbuf);
             int n = datatype.checkBuffer("Pack", "input ", inbuf, offset, incount);
             int bytes = n * datatype.base.byteSize();
             checkPackRange("Pack", outbuf, position, bytes);
@@ -308,9 +415,10 @@ public class Comm {
     }
 
     /** Unpacks {@code outcount} items from {@code inbuf} at byte {@code position}; the position after them. */
-    public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) throws MPIException {
-        return MPI.call(() -> {
-            requirePackable("Unpack", datatype);
+    public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype type) throws MPIException {
+        return call(() -> {
+            requirePackable("Unpack", type);
+            Datatype datatype = type.on(outbuf);
             int n = datatype.checkBuffer("Unpack", "output ", outbuf, offset, outcount);
             int bytes = n * datatype.base.byteSize();
             checkPackRange("Unpack", inbuf, position, bytes);
@@ -349,13 +457,14 @@ public class Comm {
         if (datatype == null) {
             throw new TesseraException(ErrorClass.TYPE, where(call) + ": datatype is null");
         }
+        datatype = datatype.on(buf);
         int n = datatype.checkBuffer(call, "", buf, offset, count);
         checkDest(call, dest);
-        boolean copy = mode == BUFFERED || !datatype.contiguous || datatype.isObject();
+        boolean copy = mode == BUFFERED || !datatype.contiguous || datatype.isObject() || buf == null;
         if (!copy) {
             dev.tessera.comm.Buffer b = Datatype.wrap(buf, offset, n);
             dev.tessera.comm.Request r = mode == SYNCHRONOUS ? inner.issend(b, dest, tag) : inner.isend(b, dest, tag);
-            return Request.of(r, s -> Status.empty());
+            return Request.of(r, Status::sent);
         }
         return sendPacked(call, n == 0 ? datatype.newArray(0) : datatype.pack(buf, offset, count), n, datatype, dest, tag, mode);
     }
@@ -382,20 +491,20 @@ public class Comm {
             Buffer b = Datatype.wrap(packed, 0, n);
             r = mode == SYNCHRONOUS ? inner.issend(b, dest, tag) : inner.isend(b, dest, tag);
         }
-        return Request.of(r, s -> Status.empty());
+        return Request.of(r, Status::sent);
     }
 
     void checkDest(String call, int dest) {
-        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= inner.size())) {
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= peerSize())) {
             throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid destination rank " + dest
-                    + " (communicator size " + inner.size() + ")");
+                    + " (" + (inner.isInter() ? "remote group" : "communicator") + " size " + peerSize() + ")");
         }
     }
 
     void checkSource(String call, int source) {
-        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= inner.size())) {
+        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= peerSize())) {
             throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid source rank " + source
-                    + " (communicator size " + inner.size() + ")");
+                    + " (" + (inner.isInter() ? "remote group" : "communicator") + " size " + peerSize() + ")");
         }
     }
 

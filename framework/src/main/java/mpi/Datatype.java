@@ -196,9 +196,8 @@ public class Datatype {
             anyLb |= t.explicitLb;
             anyUb |= t.explicitUb;
         }
-        if (base == null) {
-            throw error(ErrorClass.TYPE, call, "has no element type (only LB/UB markers)");
-        }
+        // base == null: only LB/UB markers (and empty blocks): a type of size 0 with an extent, whose
+        // element type is that of the buffer it is used with (see on(Object))
         int[] disp = new int[total];
         int k = 0;
         long lb = Long.MAX_VALUE, ub = Long.MIN_VALUE;
@@ -223,6 +222,36 @@ public class Datatype {
         }
         return new Datatype(base, name, disp, Math.toIntExact(lb), Math.toIntExact(Math.max(lb, ub)), anyLb, anyUb,
                 PLAIN, false);
+    }
+
+    /**
+     * This type, for a buffer: a type of size 0 made only of LB/UB markers has no element
+     * type of its own and takes that of the array it is used with (BYTE for none), so that a
+     * message of it (which moves no data) matches a receive of the same array type.
+     */
+    Datatype on(Object buf) {
+        if (base != null || marker != PLAIN) {
+            return this;
+        }
+        dev.tessera.comm.Datatype b = switch (buf) {
+            case double[] a -> dev.tessera.comm.Datatype.DOUBLE;
+            case float[] a -> dev.tessera.comm.Datatype.FLOAT;
+            case long[] a -> dev.tessera.comm.Datatype.LONG;
+            case int[] a -> dev.tessera.comm.Datatype.INT;
+            case short[] a -> dev.tessera.comm.Datatype.SHORT;
+            case char[] a -> dev.tessera.comm.Datatype.CHAR;
+            case boolean[] a -> dev.tessera.comm.Datatype.BOOLEAN;
+            case Object[] a -> dev.tessera.comm.Datatype.OBJECT;
+            case null, default -> dev.tessera.comm.Datatype.BYTE;
+        };
+        Datatype t = new Datatype(b, name, disp, lb, ub, explicitLb, explicitUb, PLAIN, false);
+        t.freed = freed;
+        return t;
+    }
+
+    /** Fails a call given a null datatype. */
+    static int nullType(String call) {
+        throw error(ErrorClass.TYPE, call, "datatype is null");
     }
 
     private static Datatype check(String call, Datatype t) {
@@ -350,6 +379,9 @@ public class Datatype {
     }
 
     private boolean fits(Object buf) {
+        if (base == null) {                 // size 0, markers only: any array (see on(Object))
+            return buf.getClass().isArray();
+        }
         return switch (base) {
             case OBJECT -> buf instanceof Object[];
             case BYTE -> buf instanceof byte[];
@@ -364,11 +396,14 @@ public class Datatype {
     }
 
     private String arrayName() {
-        return base == dev.tessera.comm.Datatype.OBJECT ? "Object[]" : base.name().toLowerCase() + "[]";
+        return base == null ? "an array" : base == dev.tessera.comm.Datatype.OBJECT ? "Object[]" : base.name().toLowerCase() + "[]";
     }
 
     /** A new array of {@code n} base elements. */
     Object newArray(int n) {
+        if (base == null) {
+            return new byte[n];
+        }
         return switch (base) {
             case OBJECT -> new Object[n];
             case BYTE -> new byte[n];

@@ -61,7 +61,7 @@ public class Graphcomm extends Intracomm {
 
     /** The rank this process would have in a graph of {@code index.length} nodes, or {@link MPI#UNDEFINED}. */
     public int Map(int[] index, int[] edges) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             check(where("Map"), index, edges, Integer.MAX_VALUE);
             return inner.rank() < index.length ? inner.rank() : MPI.UNDEFINED;
         });
@@ -70,7 +70,7 @@ public class Graphcomm extends Intracomm {
     /** A duplicate with the same graph (collective). */
     @Override
     public Graphcomm Dup() throws MPIException {
-        return MPI.call(() -> new Graphcomm(inner.dup(), index, edges));
+        return call(() -> derived(new Graphcomm(inner.dup(), index, edges)));
     }
 
     @Override

@@ -27,7 +27,7 @@ public class Intracomm extends Comm {
 
     /** A duplicate: same group, new message space (collective). */
     public Intracomm Dup() throws MPIException {
-        return MPI.call(() -> new Intracomm(inner.dup()));
+        return call(() -> derived(new Intracomm(inner.dup())));
     }
 
     /**
@@ -35,17 +35,17 @@ public class Intracomm extends Comm {
      * {@code key} then by rank here; a process passing {@link MPI#UNDEFINED} gets null.
      */
     public Intracomm Split(int colour, int key) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             dev.tessera.comm.Comm c = inner.split(colour, key);
-            return c == null ? null : new Intracomm(c);
+            return c == null ? null : derived(new Intracomm(c));
         });
     }
 
     /** A communicator of the members of {@code group} (a subset of this group); null on non-members. */
     public Intracomm Create(Group group) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             dev.tessera.comm.Comm c = inner.create(group.inner);
-            return c == null ? null : new Intracomm(c);
+            return c == null ? null : derived(new Intracomm(c));
         });
     }
 
@@ -54,12 +54,12 @@ public class Intracomm extends Comm {
      * fastest); processes beyond the grid get null. {@code reorder} is accepted and ignored.
      */
     public Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             if (dims == null || periods == null || dims.length != periods.length) {
                 throw new TesseraException(ErrorClass.DIMS, where("Create_cart") + ": dims and periods must have the same length");
             }
             dev.tessera.comm.CartComm c = inner.createCart(dims, periods, reorder);
-            return c == null ? null : new Cartcomm(c);
+            return c == null ? null : derived(new Cartcomm(c));
         });
     }
 
@@ -69,10 +69,10 @@ public class Intracomm extends Comm {
      * {@code index.length} get null. {@code reorder} is accepted and ignored.
      */
     public Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) throws MPIException {
-        return MPI.call(() -> {
+        return call(() -> {
             Graphcomm.check(where("Create_graph"), index, edges, inner.size());
             dev.tessera.comm.Comm c = inner.split(inner.rank() < index.length ? 0 : MPI.UNDEFINED, inner.rank());
-            return c == null ? null : new Graphcomm(c, index.clone(), edges.clone());
+            return c == null ? null : derived(new Graphcomm(c, index.clone(), edges.clone()));
         });
     }
 
@@ -80,12 +80,12 @@ public class Intracomm extends Comm {
 
     /** Blocks until every process has called Barrier. */
     public void Barrier() throws MPIException {
-        MPI.run(inner::barrier);
+        run(inner::barrier);
     }
 
     /** Copies the root's {@code count} items into every process's buffer. */
     public void Bcast(Object buf, int offset, int count, Datatype type, int root) throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             checkRoot("Bcast", root);
             Target t = new Target("Bcast", buf, offset, count, type);
             boolean isRoot = inner.rank() == root;
@@ -111,7 +111,7 @@ public class Intracomm extends Comm {
     /** Block i of the root's receive buffer (recvcount items) comes from process i. */
     public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Gather";
             checkRoot(call, root);
             if (sendtype.isObject()) {
@@ -132,7 +132,7 @@ public class Intracomm extends Comm {
     public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Gatherv";
             checkRoot(call, root);
             if (sendtype.isObject()) {
@@ -154,7 +154,7 @@ public class Intracomm extends Comm {
     /** Block i of the root's send buffer (sendcount items) goes to process i. */
     public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Scatter";
             checkRoot(call, root);
             if (recvtype.isObject()) {
@@ -172,7 +172,7 @@ public class Intracomm extends Comm {
     /** Process i gets sendcount[i] items from displs[i] items of the root's send buffer. */
     public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Scatterv";
             checkRoot(call, root);
             if (recvtype.isObject()) {
@@ -194,7 +194,7 @@ public class Intracomm extends Comm {
     /** Every process gets every process's block (block i from process i). */
     public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Allgather";
             if (sendtype.isObject()) {
                 allgathervObjects(call, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, uniform(recvcount),
@@ -212,7 +212,7 @@ public class Intracomm extends Comm {
     public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype)
             throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Allgatherv";
             if (sendtype.isObject()) {
                 allgathervObjects(call, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs,
@@ -229,7 +229,7 @@ public class Intracomm extends Comm {
     /** Block j of process i's send buffer goes to block i of process j's receive buffer. */
     public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Alltoall";
             if (sendtype.isObject()) {
                 alltoallvObjects(call, sendbuf, sendoffset, uniform(sendcount), steps(sendcount), sendtype,
@@ -247,7 +247,7 @@ public class Intracomm extends Comm {
     public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
                           Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype)
             throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Alltoallv";
             if (sendtype.isObject()) {
                 alltoallvObjects(call, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset, recvcount,
@@ -267,7 +267,7 @@ public class Intracomm extends Comm {
     /** Combines every process's {@code count} items with {@code op} into the root's receive buffer. */
     public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                        Op op, int root) throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Reduce";
             checkRoot(call, root);
             boolean isRoot = inner.rank() == root;
@@ -292,19 +292,19 @@ public class Intracomm extends Comm {
     /** Combines every process's {@code count} items with {@code op}; every process gets the result. */
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                           Op op) throws MPIException {
-        MPI.run(() -> prefix("Allreduce", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 0));
+        run(() -> prefix("Allreduce", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 0));
     }
 
     /** Inclusive prefix reduction: process i gets the combination of processes 0..i. */
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype, Op op)
             throws MPIException {
-        MPI.run(() -> prefix("Scan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 1));
+        run(() -> prefix("Scan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 1));
     }
 
     /** Exclusive prefix reduction: process i > 0 gets the combination of processes 0..i-1; process 0's buffer is untouched. */
     public void Exscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype, Op op)
             throws MPIException {
-        MPI.run(() -> prefix("Exscan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 2));
+        run(() -> prefix("Exscan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 2));
     }
 
     /** kind 0: allreduce, 1: scan, 2: exscan. */
@@ -337,7 +337,7 @@ public class Intracomm extends Comm {
     /** Reduces sum(recvcounts) items; process i gets the next recvcounts[i] reduced items. */
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                Datatype datatype, Op op) throws MPIException {
-        MPI.run(() -> {
+        run(() -> {
             String call = "Reduce_scatter";
             int p = inner.size();
             int me = inner.rank();
@@ -387,6 +387,7 @@ public class Intracomm extends Comm {
         if (type == null) {
             throw new TesseraException(ErrorClass.TYPE, MPI.where(call) + ": send datatype is null");
         }
+        type = type.on(buf);
         int n = type.checkBuffer(call, "send ", buf, offset, count);
         if (type.contiguous && buf != null) {
             return Datatype.wrap(buf, offset, n);

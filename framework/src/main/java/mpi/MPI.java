@@ -39,8 +39,20 @@ public class MPI {
     public static final int PROC_NULL = dev.tessera.comm.Comm.PROC_NULL;
     /** Undefined rank, color, count or index. */
     public static final int UNDEFINED = -32766;
-    /** Largest valid tag. */
+    /**
+     * Largest valid tag, and the key of the predefined attribute holding it:
+     * {@code (Integer) comm.Attr_get(MPI.TAG_UB)} is this value.
+     */
     public static final int TAG_UB = dev.tessera.comm.Comm.TAG_UB;
+    /** Key of the predefined attribute naming the host process: {@link #PROC_NULL}, there is none. */
+    public static final int HOST = -101;
+    /** Key of the predefined attribute naming a rank that can do Java I/O: every rank can, so the caller's own rank. */
+    public static final int IO = -102;
+    /**
+     * Key of the predefined attribute saying whether {@link #Wtime()} is one clock for every rank
+     * of {@link #COMM_WORLD} (1) or not (0): 1 when all ranks run on one node.
+     */
+    public static final int WTIME_IS_GLOBAL = -103;
     /** Bytes of attached buffer space each buffered send needs beyond its data. */
     public static final int BSEND_OVERHEAD = 64;
 
@@ -94,6 +106,13 @@ public class MPI {
     public static final Datatype FLOAT2 = Datatype.pair(dev.tessera.comm.Datatype.FLOAT, "MPI.FLOAT2");
     /** (value, index) pairs of doubles. */
     public static final Datatype DOUBLE2 = Datatype.pair(dev.tessera.comm.Datatype.DOUBLE, "MPI.DOUBLE2");
+
+    // ------------------------------------------------------------------ error handlers
+
+    /** The default error handler of every communicator: an error aborts the job (see {@link Errhandler}). */
+    public static final Errhandler ERRORS_ARE_FATAL = new Errhandler(true, "MPI.ERRORS_ARE_FATAL");
+    /** The error handler under which an error is thrown as an {@link MPIException} and the job goes on. */
+    public static final Errhandler ERRORS_RETURN = new Errhandler(false, "MPI.ERRORS_RETURN");
 
     // ------------------------------------------------------------------ operations
 
@@ -241,7 +260,12 @@ public class MPI {
         return Thread.currentThread() == mainThread;
     }
 
-    /** Wall-clock time in seconds since an arbitrary origin. */
+    /**
+     * Wall-clock time in seconds since an arbitrary origin. It is the JVM's
+     * {@code System.nanoTime()}, which is the operating system's monotonic clock: one clock
+     * for every process of a node (and for every smp rank of a JVM), so times taken on
+     * different ranks of one node can be compared, as {@link #WTIME_IS_GLOBAL} then says.
+     */
     public static double Wtime() throws MPIException {
         return Session.wtime();
     }
@@ -258,6 +282,23 @@ public class MPI {
         } catch (java.io.IOException e) {
             return "localhost";
         }
+    }
+
+    /** MPJ Express's name: sets the error handler of {@link #COMM_WORLD} (see {@link Comm#Errhandler_set}). */
+    public static void Errorhandler_set(Errhandler errhandler) throws MPIException {
+        requireInit("Errorhandler_set");
+        COMM_WORLD.Errhandler_set(errhandler);
+    }
+
+    /** MPJ Express's name: the error handler of {@link #COMM_WORLD}. */
+    public static Errhandler Errorhandler_get() throws MPIException {
+        requireInit("Errorhandler_get");
+        return COMM_WORLD.Errhandler_get();
+    }
+
+    /** True if every rank of the job runs on this rank's node (one monotonic clock for all). */
+    static boolean singleNode() {
+        return runtime != null && runtime.localSize() == runtime.size();
     }
 
     // ------------------------------------------------------------------ buffered sends
@@ -375,21 +416,54 @@ public class MPI {
         void run();
     }
 
-    /** Runs {@code body}, turning unchecked errors into {@link MPIException}s. */
+    /** Runs {@code body} on no communicator: errors go to {@link #COMM_WORLD}'s error handler. */
     static <T> T call(Body<T> body) throws MPIException {
+        return call(null, body);
+    }
+
+    /** Runs {@code body} on no communicator: errors go to {@link #COMM_WORLD}'s error handler. */
+    static void run(VoidBody body) throws MPIException {
+        run(null, body);
+    }
+
+    /**
+     * Runs {@code body}, turning unchecked errors into {@link MPIException}s handled by the
+     * error handler of {@code comm} (of {@link #COMM_WORLD} when null).
+     */
+    static <T> T call(Comm comm, Body<T> body) throws MPIException {
         try {
             return body.run();
         } catch (TesseraException | IllegalArgumentException | NullPointerException | IndexOutOfBoundsException
                  | ArrayStoreException | ClassCastException e) {
-            throw MPIException.of(e);
+            throw raise(comm, MPIException.of(e));
         }
     }
 
-    /** Runs {@code body}, turning unchecked errors into {@link MPIException}s. */
-    static void run(VoidBody body) throws MPIException {
-        call(() -> {
+    /** Runs {@code body}; errors go to the error handler of {@code comm}. */
+    static void run(Comm comm, VoidBody body) throws MPIException {
+        call(comm, () -> {
             body.run();
             return null;
         });
+    }
+
+    /**
+     * Applies the error handler of {@code comm} (of {@link #COMM_WORLD} when null) to
+     * {@code e}: returns it to be thrown under ERRORS_RETURN; under ERRORS_ARE_FATAL aborts
+     * the job with the error as the cause and unwinds this rank with an {@link Error}.
+     */
+    static MPIException raise(Comm comm, MPIException e) {
+        Comm c = comm != null ? comm : COMM_WORLD;
+        if (c == null || runtime == null || finalized || !c.errhandler.isFatal()) {
+            return e;
+        }
+        if (e.getErrorClass() != ERR_PROC_FAILED) {        // a failure of another rank: the job is already aborted
+            try {
+                runtime.abort(e.getErrorClass(), "MPI.ERRORS_ARE_FATAL: " + e.getMessage());
+            } catch (RuntimeException aborted) {
+                // smp: the rank unwinds with the FatalError below, which carries the error
+            }
+        }
+        throw new Errhandler.FatalError(e);
     }
 }

@@ -25,7 +25,7 @@ public class Prequest extends Request {
 
     /** Starts the operation. */
     public void Start() throws MPIException {
-        MPI.run(this::start);
+        MPI.run(comm, this::start);
     }
 
     private void start() {
@@ -41,7 +41,7 @@ public class Prequest extends Request {
 
     /** Starts every request of the array. */
     public static void Startall(Prequest[] array) throws MPIException {
-        MPI.run(() -> {
+        MPI.run(array != null && array.length > 0 && array[0] != null ? array[0].comm : null, () -> {
             for (Prequest p : array) {
                 p.start();
             }

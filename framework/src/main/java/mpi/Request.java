@@ -28,6 +28,8 @@ public class Request {
 
     Pending pending;
     private Status result;
+    /** The communicator whose error handler gets this request's errors (null: COMM_WORLD's). */
+    Comm comm;
 
     Request(Pending pending) {
         this.pending = pending;
@@ -79,17 +81,17 @@ public class Request {
 
     /** Blocks until the operation completes and returns its status. */
     public Status Wait() throws MPIException {
-        return MPI.call(this::waitNow);
+        return MPI.call(comm, this::waitNow);
     }
 
     /** The status if the operation has completed (the request then becomes null), else null. */
     public Status Test() throws MPIException {
-        return MPI.call(() -> pending == null ? Status.empty() : ready() ? take() : null);
+        return MPI.call(comm, () -> pending == null ? Status.empty() : ready() ? take() : null);
     }
 
     /** Asks for the operation to be cancelled; complete it with Wait/Test, whose status says whether it was. */
     public void Cancel() throws MPIException {
-        MPI.run(() -> {
+        MPI.run(comm, () -> {
             if (pending != null && result == null) {
                 pending.cancel();
             }
@@ -145,7 +147,7 @@ public class Request {
 
     /** Waits for every request; the statuses in order (empty statuses for null requests). */
     public static Status[] Waitall(Request[] array) throws MPIException {
-        return MPI.call(() -> {
+        return MPI.call(commOf(array), () -> {
             Status[] out = new Status[array.length];
             for (int i = 0; i < array.length; i++) {
                 out[i] = (array[i] == null ? Status.empty() : array[i].waitNow()).withIndex(i);
@@ -159,7 +161,7 @@ public class Request {
      * request is null, returns an empty status with index {@link MPI#UNDEFINED}.
      */
     public static Status Waitany(Request[] array) throws MPIException {
-        return MPI.call(() -> {
+        return MPI.call(commOf(array), () -> {
             for (int idle = 0; ; idle++) {
                 Status s = testAny(array);
                 if (s != null) {
@@ -172,7 +174,19 @@ public class Request {
 
     /** The status of one completed request (index set), null if none has completed, an empty status (index UNDEFINED) if all are null. */
     public static Status Testany(Request[] array) throws MPIException {
-        return MPI.call(() -> testAny(array));
+        return MPI.call(commOf(array), () -> testAny(array));
+    }
+
+    /** The communicator of the first request of the array: its error handler gets the array call's errors. */
+    private static Comm commOf(Request[] array) {
+        if (array != null) {
+            for (Request r : array) {
+                if (r != null && r.comm != null) {
+                    return r.comm;
+                }
+            }
+        }
+        return null;
     }
 
     private static Status testAny(Request[] array) {
@@ -191,7 +205,7 @@ public class Request {
 
     /** The statuses of all requests if every one has completed (null requests count as complete), else null (nothing is completed then). */
     public static Status[] Testall(Request[] array) throws MPIException {
-        return MPI.call(() -> {
+        return MPI.call(commOf(array), () -> {
             boolean all = true;
             for (Request r : array) {
                 all &= r == null || !r.active() || r.ready();
@@ -210,7 +224,7 @@ public class Request {
 
     /** Waits until at least one request completes; the statuses (index set) of every completed one (none if all requests are null). */
     public static Status[] Waitsome(Request[] array) throws MPIException {
-        return MPI.call(() -> {
+        return MPI.call(commOf(array), () -> {
             for (int idle = 0; ; idle++) {
                 Status[] done = testSome(array);
                 if (done == null) {
@@ -226,7 +240,7 @@ public class Request {
 
     /** The statuses (index set) of the requests that have completed, possibly none. */
     public static Status[] Testsome(Request[] array) throws MPIException {
-        return MPI.call(() -> {
+        return MPI.call(commOf(array), () -> {
             Status[] done = testSome(array);
             return done == null ? new Status[0] : done;
         });

@@ -36,6 +36,11 @@ public class Status {
         return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, false);
     }
 
+    /** The status of a completed send: empty, or cancelled. */
+    static Status sent(dev.tessera.comm.Status s) {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, s.cancelled());
+    }
+
     static Status of(dev.tessera.comm.Status s) {
         return new Status(s.cancelled() ? MPI.ANY_SOURCE : s.source(), s.cancelled() ? MPI.ANY_TAG : s.tag(),
                 s.count(), s.cancelled());

@@ -21,8 +21,9 @@ final class Target {
     Target(String call, Object buf, int offset, int count, Datatype type) {
         this.buf = buf;
         this.offset = offset;
+        type = type == null ? null : type.on(buf);
         this.type = type;
-        this.elements = type.checkBuffer(call, "receive ", buf, offset, count);
+        this.elements = type == null ? Datatype.nullType(call) : type.checkBuffer(call, "receive ", buf, offset, count);
         if (type.isObject()) {
             stage = null;
             buffer = null;

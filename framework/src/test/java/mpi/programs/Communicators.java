@@ -17,6 +17,7 @@ public class Communicators {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
+        MPI.COMM_WORLD.Errhandler_set(MPI.ERRORS_RETURN);     // the checks below catch the errors they provoke
         Intracomm w = MPI.COMM_WORLD;
         int me = w.Rank();
         int p = w.Size();

@@ -9,6 +9,7 @@ public class Errors {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
+        MPI.COMM_WORLD.Errhandler_set(MPI.ERRORS_RETURN);     // the checks below catch the errors they provoke
         mpi.Intracomm w = MPI.COMM_WORLD;
         int me = w.Rank();
         int p = w.Size();

@@ -22,6 +22,7 @@ public class Requests {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
+        MPI.COMM_WORLD.Errhandler_set(MPI.ERRORS_RETURN);     // the checks below catch the errors they provoke
         int me = MPI.COMM_WORLD.Rank();
         int p = MPI.COMM_WORLD.Size();
         int right = (me + 1) % p;

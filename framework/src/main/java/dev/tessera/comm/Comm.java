@@ -113,6 +113,14 @@ public class Comm {
         return group;
     }
 
+    /**
+     * The ranks that point-to-point ranks of this communicator name: its own group, or for
+     * an {@link InterComm} the remote group.
+     */
+    Group peers() {
+        return group;
+    }
+
     public ThreadLevel threadLevel() {
         return env.threadLevel;
     }
@@ -163,7 +171,7 @@ public class Comm {
         if (dest == PROC_NULL) {
             return Request.completed(this, call);
         }
-        DeviceRequest op = env.device.isend(buffer.sendSegment(), group.worldRank(dest), tag, context,
+        DeviceRequest op = env.device.isend(buffer.sendSegment(), peers().worldRank(dest), tag, context,
                 buffer.type().code(), synchronous);
         return new Request(this, call, op, null);
     }
@@ -245,7 +253,7 @@ public class Comm {
     private Status probeStatus(Envelope e) {
         Datatype t = Datatype.ofCode(e.typeCode());
         int count = t == null ? (int) e.byteCount() : (int) (e.byteCount() / t.byteSize());
-        return new Status(group.rankOf(e.source()), e.tag(), count, e.byteCount(), false);
+        return new Status(peers().rankOf(e.source()), e.tag(), count, e.byteCount(), false);
     }
 
     private int idleStep(int idle) {
@@ -276,7 +284,7 @@ public class Comm {
             return Request.completed(this, call);
         }
         byte[] bytes = ObjectCodec.encode(value, where(call));
-        DeviceRequest op = env.device.isend(MemorySegment.ofArray(bytes), group.worldRank(dest), tag, context,
+        DeviceRequest op = env.device.isend(MemorySegment.ofArray(bytes), peers().worldRank(dest), tag, context,
                 Datatype.OBJECT.code(), false);
         return new Request(this, call, op, null);
     }
@@ -342,13 +350,13 @@ public class Comm {
             Datatype sent = Datatype.ofCode(e.typeCode());
             byte[] discard = new byte[Math.toIntExact(e.byteCount())];
             env.device.await(env.device.mrecv(m, MemorySegment.ofArray(discard), ReceiveRequest.ANY_TYPE));
-            throw new TesseraException(ErrorClass.TYPE, where(call) + ": message from rank " + group.rankOf(e.source())
+            throw new TesseraException(ErrorClass.TYPE, where(call) + ": message from rank " + peers().rankOf(e.source())
                     + " (tag " + e.tag() + ") holds " + sent + " elements, not an object; receive it with recv(Buffer)");
         }
         byte[] bytes = new byte[Math.toIntExact(e.byteCount())];
         ReceiveRequest r = env.device.mrecv(m, MemorySegment.ofArray(bytes), Datatype.OBJECT.code());
         env.device.await(r);
-        Status status = new Status(group.rankOf(e.source()), e.tag(), 1, e.byteCount(), false);
+        Status status = new Status(peers().rankOf(e.source()), e.tag(), 1, e.byteCount(), false);
         return new Received<>((T) ObjectCodec.decode(bytes, where(call)), status);
     }
 
@@ -359,7 +367,7 @@ public class Comm {
     // ------------------------------------------------------------------ completion helpers for Request
 
     Status receiveStatus(DeviceRequest op, Buffer buffer) {
-        int source = group.rankOf(op.source());
+        int source = peers().rankOf(op.source());
         int size = buffer == null ? 1 : buffer.type().byteSize();
         return new Status(source, op.tag(), (int) (op.byteCount() / size), op.byteCount(), false);
     }
@@ -367,7 +375,7 @@ public class Comm {
     TesseraException translateError(String call, DeviceRequest op, Buffer buffer) {
         RuntimeException e = op.error();
         ErrorClass cls = e instanceof TesseraException te ? te.errorClass() : ErrorClass.INTERN;
-        String from = "message from rank " + group.rankOf(op.source()) + " (tag " + op.tag() + ")";
+        String from = "message from rank " + peers().rankOf(op.source()) + " (tag " + op.tag() + ")";
         String text = switch (cls) {
             case TRUNCATE -> from + " has " + op.byteCount() + " bytes but the receive buffer holds "
                     + (buffer == null ? "?" : buffer.byteSize() + " (" + buffer + ")") + ": message truncated";
@@ -406,16 +414,16 @@ public class Comm {
     }
 
     private void checkDestination(String call, int dest) {
-        if (dest != PROC_NULL && (dest < 0 || dest >= size())) {
+        if (dest != PROC_NULL && (dest < 0 || dest >= peers().size())) {
             throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid destination rank " + dest
-                    + " (communicator size " + size() + ")");
+                    + " (" + (peers() == group ? "communicator" : "remote group") + " size " + peers().size() + ")");
         }
     }
 
     private void checkSource(String call, int source) {
-        if (source != PROC_NULL && source != ANY_SOURCE && (source < 0 || source >= size())) {
+        if (source != PROC_NULL && source != ANY_SOURCE && (source < 0 || source >= peers().size())) {
             throw new TesseraException(ErrorClass.RANK, where(call) + ": invalid source rank " + source
-                    + " (communicator size " + size() + ")");
+                    + " (" + (peers() == group ? "communicator" : "remote group") + " size " + peers().size() + ")");
         }
     }
 
@@ -440,7 +448,7 @@ public class Comm {
     }
 
     private int worldSource(int source) {
-        return source == ANY_SOURCE ? Device.ANY_SOURCE : group.worldRank(source);
+        return source == ANY_SOURCE ? Device.ANY_SOURCE : peers().worldRank(source);
     }
 
     // ------------------------------------------------------------------ collectives
@@ -743,6 +751,24 @@ public class Comm {
     }
 
     // ------------------------------------------------------------------ new communicators
+
+    /**
+     * An intercommunicator between this communicator's group and another, disjoint group
+     * (MPI_Intercomm_create; collective over this communicator, and over the other group's
+     * communicator on the other side). {@code localLeader} is a rank here; at the leader,
+     * {@code peer} is a communicator holding both leaders and {@code remoteLeader} the
+     * other leader's rank in it, and {@code tag} a tag free on {@code peer} for the leaders'
+     * exchange; at the other ranks {@code peer} and {@code remoteLeader} are not used.
+     */
+    public InterComm createIntercomm(int localLeader, Comm peer, int remoteLeader, int tag) {
+        checkCall("Comm.createIntercomm");
+        return InterComm.create(this, localLeader, peer, remoteLeader, tag);
+    }
+
+    /** False: this is an intracommunicator ({@link InterComm} says true). */
+    public boolean isInter() {
+        return false;
+    }
 
     /** A communicator with the same group and a new context (collective). */
     public Comm dup() {

@@ -20,7 +20,7 @@ final class CommCreation {
     private CommCreation() {
     }
 
-    private static int agreeOnContext(Comm parent) {
+    static int agreeOnContext(Comm parent) {
         RankEnvironment env = parent.env;
         env.contextLock.lock();
         try {

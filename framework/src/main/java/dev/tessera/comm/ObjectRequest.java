@@ -47,7 +47,7 @@ public final class ObjectRequest<T> extends Request {
     void deliver(Comm.Received<?> received) {
         value = (T) received.value();
         Status s = received.status();
-        done.complete(comm().group.worldRank(s.source()), s.tag(), s.byteCount(), Datatype.OBJECT.code(), null);
+        done.complete(comm().peers().worldRank(s.source()), s.tag(), s.byteCount(), Datatype.OBJECT.code(), null);
     }
 
     void fail(TesseraException e) {
