@@ -48,12 +48,8 @@ final class CollectiveChannel {
 
     /**
      * Ends the call's agreement check: waits for the neighbour's signature and compares
-     * (aborting the job on a mismatch). Collectives call it before they return. A library's
-     * own collective (the mpi device's native ones) is called first and checked after: a rank
-     * waiting here for a neighbour that never comes is outside the library, where a signal
-     * (mpirun's SIGTERM) would make the shutdown hook finalize MPI under a job that is not
-     * finishing, and MPI_Finalize would then wait for the other ranks forever. A mismatch
-     * handed to the library behaves as in MPI; its result is never returned unchecked.
+     * (aborting the job on a mismatch). Collectives call it before they return and before
+     * handing the call to a library's own collective, which could hang on a mismatch.
      */
     void finish() {
         if (check != null) {

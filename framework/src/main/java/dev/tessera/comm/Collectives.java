@@ -100,8 +100,8 @@ final class Collectives {
         }
         NativeCollectives lib = nativeFor("barrier", Datatype.BYTE, null, 1);
         if (lib != null) {
-            lib.barrier(comm.context);
             ch.finish();
+            lib.barrier(comm.context);
             return;
         }
         String alg = algorithm("barrier", BarrierDecision.choose(size()));
@@ -120,6 +120,7 @@ final class Collectives {
         MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
         NativeCollectives lib = nativeFor("bcast", buffer.type(), null, buffer.count());
         if (lib != null) {
+            ch.finish();
             lib.bcast(data, buffer.count(), buffer.type().code(), root, comm.context);
         } else if (size() > 1 && data.byteSize() > 0) {
             String alg = algorithm("bcast", BcastDecision.choose(data.byteSize(), buffer.count(), size()));
@@ -146,6 +147,9 @@ final class Collectives {
         MemorySegment mine = send.sendSegment();
         NativeCollectives lib = nativeFor("gather", send.type(), null, send.count());
         String alg = lib != null ? "native" : algorithm("gather", GatherDecision.gather(mine.byteSize(), size()));
+        if (lib != null) {
+            ch.finish();
+        }
         switch (alg) {
             case "native" -> lib.gather(mine, result == null ? null : result.receiveSegment(), send.count(),
                     send.type().code(), root, comm.context);
@@ -191,6 +195,9 @@ final class Collectives {
         MemorySegment all = source == null ? null : source.sendSegment();
         NativeCollectives lib = nativeFor("scatter", recv.type(), null, recv.count());
         String alg = lib != null ? "native" : algorithm("scatter", GatherDecision.scatter(mine.byteSize(), size()));
+        if (lib != null) {
+            ch.finish();
+        }
         switch (alg) {
             case "native" -> lib.scatter(all, mine, recv.count(), recv.type().code(), root, comm.context);
             case "binomial" -> GatherAlgorithms.binomialScatter(ch, all, mine, root);
@@ -240,6 +247,7 @@ final class Collectives {
         MemorySegment data = recv.receiveSegment();
         NativeCollectives lib = nativeFor("allgather", recv.type(), null, block);
         if (lib != null) {
+            ch.finish();
             lib.allgather(null, data, block, recv.type().code(), comm.context);
         } else if (size() > 1 && block > 0) {
             String alg = algorithm("allgather", AllgatherDecision.choose(data.byteSize(), size()));
@@ -281,6 +289,9 @@ final class Collectives {
         CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null);
         NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
         String alg = lib != null ? "native" : algorithm("alltoall", AlltoallDecision.choose(blockBytes, size()));
+        if (lib != null) {
+            ch.finish();
+        }
         switch (alg) {
             case "native" -> lib.alltoall(send.sendSegment(), recv.receiveSegment(), block, recv.type().code(), comm.context);
             case "pairwise" -> AlltoallAlgorithms.pairwise(ch, out, in);

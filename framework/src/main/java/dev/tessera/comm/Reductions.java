@@ -88,9 +88,9 @@ final class Reductions {
         boolean framed = alg.equals("recursive_doubling");
         CollectiveChannel ch = c.channel(call, recv.type(), recv.count(), -1, op, framed);
         if (lib != null) {
+            ch.finish();
             MemorySegment in = nativeSend(send, recv);
             lib.allreduce(in, recv.receiveSegment(), recv.count(), recv.type().code(), op.nativeCode(), comm.context);
-            ch.finish();
             recv.received(recv.byteSize());
             return;
         }
@@ -130,6 +130,7 @@ final class Reductions {
         CollectiveChannel ch = c.channel(call, work.type(), work.count(), root, op);
         NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
         if (lib != null) {
+            ch.finish();
             lib.reduce(isRoot ? null : data, isRoot ? data : null, work.count(), work.type().code(), op.nativeCode(), root,
                     comm.context);
         } else if (c.size() > 1 && work.count() > 0) {
@@ -189,9 +190,9 @@ final class Reductions {
         }
         switch (alg) {
             case "native" -> {
+                ch.finish();
                 lib.reduceScatterBlock(data, recv.receiveSegment(), recv.count(), recv.type().code(), op.nativeCode(),
                         comm.context);
-                ch.finish();
                 recv.received(blockBytes);
                 return;
             }
