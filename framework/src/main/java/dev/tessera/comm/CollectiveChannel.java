@@ -10,9 +10,7 @@ import java.lang.foreign.MemorySegment;
  * Point-to-point on a communicator's collective context, for one collective call: the
  * algorithms send raw segments to communicator ranks under the call's tag. A receive that
  * completes with an error means the ranks disagree about the call (different counts,
- * types or roots): that is reported as an error of the collective, naming it, and ends the
- * job. The channel also runs the call's agreement check ({@link CollectiveCheck}), by a
- * signature exchange or by a header on each message ("framed").
+ * types or roots): that is reported as an error of the collective, naming it.
  */
 final class CollectiveChannel {
 
@@ -162,15 +160,9 @@ final class CollectiveChannel {
         if (e != null) {
             ErrorClass cls = e instanceof TesseraException te ? te.errorClass() : ErrorClass.INTERN;
             if (cls == ErrorClass.TRUNCATE || cls == ErrorClass.TYPE) {
-                if (check != null) {
-                    check.tryVerify(); // the signatures name the disagreement better, once they are in
-                }
-                TesseraException mismatch = new TesseraException(cls, comm.where(call) + ": ranks disagree on the call (rank "
+                throw new TesseraException(cls, comm.where(call) + ": ranks disagree on the call (rank "
                         + comm.group.rankOf(r.source()) + " sent " + r.byteCount() + " bytes of "
                         + Datatype.ofCode(r.typeCode()) + "): every rank must pass matching counts, types and roots", e);
-                // fatal, as a signature mismatch is: other ranks may wait for transfers this one will not make
-                device.abort(comm.group.worldRank(comm.rank()), mismatch);
-                throw mismatch;
             }
             throw new TesseraException(cls, comm.where(call) + ": " + e.getMessage(), e);
         }
