@@ -2,7 +2,6 @@ package dev.tessera.device.tcp;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
-import dev.tessera.device.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -34,9 +33,9 @@ public final class DirectoryRendezvous implements Rendezvous {
     @Override
     public void publish(int rank, String line) {
         try {
-            OwnerOnlyFiles.createDirectories(dir);
+            Files.createDirectories(dir);
             Path tmp = dir.resolve("rank-" + rank + ".tmp");
-            OwnerOnlyFiles.writeString(tmp, line);
+            Files.writeString(tmp, line);
             try {
                 Files.move(tmp, dir.resolve("rank-" + rank), StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -88,9 +87,15 @@ public final class DirectoryRendezvous implements Rendezvous {
         Path f = dir.resolve(name);
         try {
             if (writer) {
-                OwnerOnlyFiles.createDirectories(dir);
+                Files.createDirectories(dir);
                 Path tmp = dir.resolve(name + ".tmp");
-                OwnerOnlyFiles.writeString(tmp, value.get());
+                Files.writeString(tmp, value.get());
+                try {
+                    tmp.toFile().setReadable(false, false);
+                    tmp.toFile().setReadable(true, true);
+                } catch (SecurityException ignored) {
+                    // best effort: file modes are advisory here
+                }
                 Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
             }
             long deadline = System.nanoTime() + timeout.toNanos();
