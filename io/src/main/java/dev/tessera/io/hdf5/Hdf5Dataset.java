@@ -23,6 +23,7 @@ public final class Hdf5Dataset extends Hdf5Object {
     private final long byteSize;
     private final ChunkStore chunks;
     private List<ChunkBTree.Entry> gatheredChunks; // chunk index assembled by a distributed write
+    private final long nativeId; // libhdf5's dataset identifier with Hdf5Backend.NATIVE, else -1
 
     Hdf5Dataset(Hdf5Writer file, String path, Hdf5Type type, long[] shape, Hdf5Layout layout) {
         super(file, path);
@@ -43,6 +44,15 @@ public final class Hdf5Dataset extends Hdf5Object {
                 throw new IllegalArgumentException(file.path() + ": dataset " + path + " of shape "
                         + Arrays.toString(shape) + " cannot have chunks " + Arrays.toString(layout.chunk()));
             }
+        }
+        if (file.nativeFile() != null) {
+            this.address = MetadataBuffer.UNDEFINED_ADDRESS;
+            this.chunks = null;
+            this.nativeId = file.nativeFile().createDataset(path, type, this.shape, layout);
+            return;
+        }
+        this.nativeId = -1;
+        if (layout.isChunked()) {
             this.address = MetadataBuffer.UNDEFINED_ADDRESS;
             this.chunks = new ChunkStore(file, path, type, this.shape, layout.chunk(), layout.deflateLevel());
         } else {
@@ -95,6 +105,10 @@ public final class Hdf5Dataset extends Hdf5Object {
     public void write(long[] offset, long[] count, Object data) {
         file.checkOpen();
         Hyperslab box = checkPart("write", offset, count, data);
+        if (nativeId >= 0) {
+            file.nativeFile().write(nativeId, path(), type, shape, box, data);
+            return;
+        }
         MemorySegment src = Hdf5Type.segmentOf(data);
         if (chunks != null) {
             chunks.write(box, src);

@@ -23,7 +23,11 @@ public final class Hdf5Group extends Hdf5Object {
 
     /** Creates child group {@code name}. */
     public Hdf5Group createGroup(String name) {
-        return add(name, new Hdf5Group(file, Names.child(path(), name)));
+        Hdf5Group g = add(name, new Hdf5Group(file, Names.child(path(), name)));
+        if (file.nativeFile() != null) {
+            file.nativeFile().createGroup(g.path());
+        }
+        return g;
     }
 
     /** The child group {@code name}, created if it does not exist yet. */
@@ -42,6 +46,7 @@ public final class Hdf5Group extends Hdf5Object {
     /** Creates a dataset of {@code type}, {@code shape} and {@code layout}. */
     public Hdf5Dataset createDataset(String name, Hdf5Type type, long[] shape, Hdf5Layout layout) {
         Names.check(name, "dataset in " + path());
+        checkNew(name);
         return add(name, new Hdf5Dataset(file, Names.child(path(), name), type, shape, layout));
     }
 
@@ -52,12 +57,17 @@ public final class Hdf5Group extends Hdf5Object {
         return d;
     }
 
-    private <T extends Hdf5Object> T add(String name, T child) {
+    /** Throws if the file is closed or {@code name} is taken (before a native backend creates anything). */
+    private void checkNew(String name) {
         file.checkOpen();
         Names.check(name, "child of " + path());
         if (children.containsKey(name)) {
-            throw new IllegalArgumentException(file.path() + ": " + child.path() + " already exists");
+            throw new IllegalArgumentException(file.path() + ": " + Names.child(path(), name) + " already exists");
         }
+    }
+
+    private <T extends Hdf5Object> T add(String name, T child) {
+        checkNew(name);
         children.put(name, child);
         return child;
     }

@@ -31,10 +31,16 @@ public abstract sealed class Hdf5Object permits Hdf5Group, Hdf5Dataset {
         file.checkOpen();
         Names.check(name, "attribute of " + path);
         attributes.put(name, AttributeValue.of(path + "@" + name, value));
+        if (file.nativeFile() != null) {
+            file.nativeFile().attribute(path, name, value);
+        }
         return this;
     }
 
     void addAttributeMessages(ObjectHeader header) {
+        if (!attributes.isEmpty()) {
+            header.message(ObjectHeader.MSG_ATTRIBUTE_INFO, ObjectHeader.attributeInfo(), false);
+        }
         for (Map.Entry<String, AttributeValue> a : attributes.entrySet()) {
             header.message(ObjectHeader.MSG_ATTRIBUTE, a.getValue().message(a.getKey()), false);
         }

@@ -37,15 +37,35 @@ public final class Hdf5Reader implements AutoCloseable {
     private final FileChannel channel;
     private final ObjectHeaderReader headers;
     private final Map<String, DatasetInfo> datasets = new HashMap<>();
+    private final NativeHdf5.Reader nativeFile; // non-null with Hdf5Backend.NATIVE: libhdf5 reads, not this class
 
     private Hdf5Reader(Path path, FileChannel channel) {
         this.path = path;
         this.channel = channel;
         this.headers = new ObjectHeaderReader(path, channel);
+        this.nativeFile = null;
     }
 
-    /** Opens {@code path}; throws {@link Hdf5FormatException} when it is not HDF5. */
+    private Hdf5Reader(Path path, NativeHdf5.Reader nativeFile) {
+        this.path = path;
+        this.channel = null;
+        this.headers = null;
+        this.nativeFile = nativeFile;
+    }
+
+    /** Opens {@code path} with the backend {@link Hdf5Backend#selected()}; throws {@link Hdf5FormatException} when it is not HDF5. */
     public static Hdf5Reader open(Path path) {
+        return open(path, Hdf5Backend.selected());
+    }
+
+    /**
+     * Opens {@code path} with {@code backend}: {@link Hdf5Backend#TESSERA} (this class) or
+     * {@link Hdf5Backend#NATIVE} (libhdf5: the same API, and every HDF5 feature the library reads).
+     */
+    public static Hdf5Reader open(Path path, Hdf5Backend backend) {
+        if (backend == Hdf5Backend.NATIVE) {
+            return new Hdf5Reader(path, new NativeHdf5.Reader(path));
+        }
         FileChannel ch;
         try {
             ch = FileChannel.open(path, StandardOpenOption.READ);
@@ -70,6 +90,9 @@ public final class Hdf5Reader implements AutoCloseable {
 
     /** The names of the children of group {@code groupPath}. */
     public List<String> list(String groupPath) {
+        if (nativeFile != null) {
+            return nativeFile.list(groupPath);
+        }
         long address = resolve(groupPath);
         return new ArrayList<>(headers.children(groupPath, headers.messages(address)).keySet());
     }
@@ -81,6 +104,9 @@ public final class Hdf5Reader implements AutoCloseable {
      * attribute storage) are left out: read those with jHDF or h5py.
      */
     public Map<String, Object> attributes(String objectPath) {
+        if (nativeFile != null) {
+            return nativeFile.attributes(objectPath);
+        }
         Map<String, Object> out = new java.util.LinkedHashMap<>();
         for (ObjectHeaderReader.Message m : headers.messages(resolve(objectPath))) {
             if (m.type() == ObjectHeader.MSG_ATTRIBUTE) {
@@ -92,6 +118,9 @@ public final class Hdf5Reader implements AutoCloseable {
 
     /** Describes dataset {@code datasetPath}; throws naming the file and path when it is absent. */
     public synchronized DatasetInfo dataset(String datasetPath) {
+        if (nativeFile != null) {
+            return nativeFile.dataset(datasetPath);
+        }
         DatasetInfo info = datasets.get(datasetPath);
         if (info == null) {
             info = describe(datasetPath, headers.messages(resolve(datasetPath)));
@@ -121,7 +150,9 @@ public final class Hdf5Reader implements AutoCloseable {
         }
         Object out = info.type().newArray((int) volume);
         MemorySegment dst = Hdf5Type.segmentOf(out);
-        if (info.compactData() != null) {
+        if (nativeFile != null) {
+            nativeFile.read(info, box, dst);
+        } else if (info.compactData() != null) {
             Hyperslab.copy(MemorySegment.ofArray(info.compactData()), info.type().fileLayout(), info.shape(),
                     new long[info.shape().length], dst, info.type().hostLayout(), count, offset, box);
         } else if (info.chunked()) {
@@ -410,6 +441,10 @@ public final class Hdf5Reader implements AutoCloseable {
 
     @Override
     public void close() {
+        if (nativeFile != null) {
+            nativeFile.close();
+            return;
+        }
         try {
             channel.close();
         } catch (IOException e) {

@@ -35,6 +35,7 @@ public final class Hdf5Writer implements AutoCloseable {
 
     private final Path path;
     private final FileChannel channel;
+    private final NativeHdf5.Writer nativeFile; // non-null with Hdf5Backend.NATIVE: libhdf5 writes, not this class
     private final boolean writesMetadata;
     private final String who;
     private final Hdf5Group root;
@@ -47,9 +48,37 @@ public final class Hdf5Writer implements AutoCloseable {
     private long stagingAddress;
     private int stagingLength;
 
-    /** Creates (or truncates) {@code path} for writing. */
+    /** Creates (or truncates) {@code path} for writing, with the backend {@link Hdf5Backend#selected()}. */
     public static Hdf5Writer create(Path path) {
-        return new Hdf5Writer(path, true, true, "");
+        return create(path, Hdf5Backend.selected());
+    }
+
+    /**
+     * Creates (or truncates) {@code path} for writing with {@code backend}: {@link Hdf5Backend#TESSERA}
+     * (this class) or {@link Hdf5Backend#NATIVE} (libhdf5; the same API, every call goes to the library).
+     */
+    public static Hdf5Writer create(Path path, Hdf5Backend backend) {
+        return backend == Hdf5Backend.NATIVE ? new Hdf5Writer(path, new NativeHdf5.Writer(path))
+                : new Hdf5Writer(path, true, true, "");
+    }
+
+    private Hdf5Writer(Path path, NativeHdf5.Writer nativeFile) {
+        this.path = path;
+        this.nativeFile = nativeFile;
+        this.channel = null;
+        this.writesMetadata = false;
+        this.who = "";
+        this.root = new Hdf5Group(this, "/");
+    }
+
+    /** The backend writing this file. */
+    public Hdf5Backend backend() {
+        return nativeFile != null ? Hdf5Backend.NATIVE : Hdf5Backend.TESSERA;
+    }
+
+    /** libhdf5's writer when this file uses {@link Hdf5Backend#NATIVE}, else null. */
+    NativeHdf5.Writer nativeFile() {
+        return nativeFile;
     }
 
     /**
@@ -61,6 +90,7 @@ public final class Hdf5Writer implements AutoCloseable {
         this.path = path;
         this.writesMetadata = writesMetadata;
         this.who = who;
+        this.nativeFile = null;
         try {
             this.channel = create
                     ? FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
@@ -190,6 +220,10 @@ public final class Hdf5Writer implements AutoCloseable {
     /** Forces written data to the storage device (fsync). */
     public void force() {
         checkOpen();
+        if (nativeFile != null) {
+            nativeFile.force();
+            return;
+        }
         try {
             channel.force(false);
         } catch (IOException e) {
@@ -201,6 +235,11 @@ public final class Hdf5Writer implements AutoCloseable {
     @Override
     public void close() {
         if (closed) {
+            return;
+        }
+        if (nativeFile != null) {
+            closed = true;
+            nativeFile.close();
             return;
         }
         try {

@@ -30,6 +30,7 @@ final class ObjectHeader {
     static final int MSG_FILTER_PIPELINE = 0x0B;
     static final int MSG_ATTRIBUTE = 0x0C;
     static final int MSG_CONTINUATION = 0x10;
+    static final int MSG_ATTRIBUTE_INFO = 0x15;
 
     private static final int MSG_FLAG_CONSTANT = 0x01;
 
@@ -102,6 +103,15 @@ final class ObjectHeader {
     }
 
     static MetadataBuffer linkInfo() {
+        return new MetadataBuffer().u8(0).u8(0).u64(MetadataBuffer.UNDEFINED_ADDRESS).u64(MetadataBuffer.UNDEFINED_ADDRESS);
+    }
+
+    /**
+     * Attribute info, version 0: no creation order, compact storage (no fractal heap, no name
+     * index). libhdf5 counts a version-2 header's attributes from this message
+     * (H5Oget_info's num_attrs, h5py's len(attrs)): without it they count as none.
+     */
+    static MetadataBuffer attributeInfo() {
         return new MetadataBuffer().u8(0).u8(0).u64(MetadataBuffer.UNDEFINED_ADDRESS).u64(MetadataBuffer.UNDEFINED_ADDRESS);
     }
 
