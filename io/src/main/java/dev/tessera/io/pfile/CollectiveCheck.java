@@ -21,7 +21,14 @@ public final class CollectiveCheck {
      * @param call the operation, for the message ("ParallelFile.open")
      */
     public static void agree(Comm comm, String call, Path path, String error) {
-        List<String> errors = comm.allgatherObject(error);
+        String message = message(call, path, comm.allgatherObject(error));
+        if (message != null) {
+            throw new ParallelFileException(path, message);
+        }
+    }
+
+    /** The agreed message for every rank's error (null entries: succeeded), or null when none failed. */
+    static String message(String call, Path path, List<String> errors) {
         StringBuilder message = null;
         int failed = 0;
         for (int r = 0; r < errors.size(); r++) {
@@ -35,12 +42,13 @@ public final class CollectiveCheck {
                 failed++;
             }
         }
-        if (message != null) {
-            if (failed > 1) {
-                message.append(" (").append(failed).append(" of ").append(errors.size()).append(" ranks failed)");
-            }
-            throw new ParallelFileException(path, message.toString());
+        if (message == null) {
+            return null;
         }
+        if (failed > 1) {
+            message.append(" (").append(failed).append(" of ").append(errors.size()).append(" ranks failed)");
+        }
+        return message.toString();
     }
 
     /** A one-line description of an exception for an error message. */

@@ -11,6 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Request;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -48,10 +51,15 @@ import java.util.concurrent.Executors;
  * {@link Hints#aggregators()} aggregator ranks. Overlapping writes of different ranks in
  * one {@code writeAll} are rejected before any byte is written. <b>Independent calls</b>
  * ({@code writeAt}, {@code readAt}) write their pieces directly. <b>Nonblocking</b>
- * variants return an {@link IoRequest}: independent ones run on a virtual thread at once;
- * collective ones run on the file's own thread when the communicator is at
- * {@link ThreadLevel#MULTIPLE}, else they complete within the call (the communicator may
- * only be used by the rank's main thread) and return a completed request.
+ * variants return an {@link IoRequest}: independent ones run on a virtual thread at once.
+ * Collective ones ({@code iwriteAll}, {@code ireadAll}) are schedules built on the
+ * communicator's nonblocking collectives (MPI-3 {@code iallgather}/{@code iallgatherv} for the
+ * access exchange and the agreed outcome) and nonblocking transfers (two-phase rounds), with
+ * the file I/O on the file's I/O thread: they return at once and move on whenever this rank
+ * tests or awaits a request of the file (or makes another collective call on it), at any
+ * thread level, since only the calling thread communicates. At {@link ThreadLevel#MULTIPLE}
+ * a background thread of the file advances them as well. Several may be in flight; they
+ * run one after the other in the order they were started, which must be the same on every rank.
  */
 public final class ParallelFile implements AutoCloseable {
 
@@ -99,14 +107,15 @@ public final class ParallelFile implements AutoCloseable {
     private final long bufferBytes;
     private final CollectiveBuffering buffering;
     private final ExecutorService ioThread;
-    private final ExecutorService collectiveThread;
+    private final ExecutorService progressThread; // MULTIPLE only: advances nonblocking collectives in the background
     private final ExecutorService independentThreads = Executors.newVirtualThreadPerTaskExecutor();
     private FileView view = FileView.contiguous(0, Datatype.BYTE);
     private FileView[] allViews;
     private long position;
-    private CompletableFuture<Long> lastCollective = CompletableFuture.completedFuture(0L);
+    /** Nonblocking collective operations not yet finished, in the order they were started (the head runs). */
+    private final ArrayDeque<CollectiveOp> pendingCollectives = new ArrayDeque<>();
     private String checkedAccess;
-    private boolean closed;
+    private volatile boolean closed;
 
     private ParallelFile(Comm comm, Path path, Set<OpenMode> modes, FileChannel channel, Hints hints) {
         this.comm = comm;
@@ -117,8 +126,8 @@ public final class ParallelFile implements AutoCloseable {
         this.buffering = hints.buffering();
         this.aggregators = AggregatorChoice.choose(comm, hints.aggregators());
         this.ioThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("pfile-io").factory());
-        this.collectiveThread = comm.threadLevel() == ThreadLevel.MULTIPLE
-                ? Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("pfile-collective").factory())
+        this.progressThread = comm.threadLevel() == ThreadLevel.MULTIPLE
+                ? Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("pfile-progress").factory())
                 : null;
         FileView[] views = new FileView[comm.size()];
         Arrays.fill(views, view);
@@ -309,55 +318,192 @@ public final class ParallelFile implements AutoCloseable {
         if (error == null) {
             position += length / view.type().byteSize();
         }
-        if (collectiveThread == null) {
-            return IoRequest.completed(runCollective(call, data, start, length, write, error));
+        CollectiveOp op = new CollectiveOp(call, data, start, length, write, error, view, allViews);
+        synchronized (this) {
+            pendingCollectives.add(op);
         }
-        String err = error;
-        lastCollective = lastCollective.handle((v, e) -> null)
-                .thenApplyAsync(v -> runCollective(call, data, start, length, write, err), collectiveThread);
-        return new IoRequest(lastCollective);
+        progress(); // post its first step now (or the head's), so the transfers start before the caller computes
+        if (progressThread != null) {
+            progressThread.execute(() -> {
+                for (int idle = 0; !closed && !progress(); idle++) {
+                    Backoff.idle(idle);
+                }
+            });
+        }
+        return new IoRequest(op.result, this::progress);
     }
 
-    private long runCollective(String call, MemorySegment data, long start, long length, boolean write, String error) {
-        List<long[]> accesses = comm.allgatherObject(new long[] {start, length});
-        CollectiveCheck.agree(comm, call, path, error);
-        long[] starts = new long[accesses.size()];
-        long[] lengths = new long[accesses.size()];
-        for (int p = 0; p < starts.length; p++) {
-            starts[p] = accesses.get(p)[0];
-            lengths[p] = accesses.get(p)[1];
+    /**
+     * One nonblocking {@code writeAll}/{@code readAll} as a schedule of steps; each step starts
+     * nonblocking collectives or file I/O and the next runs once they completed:
+     * <ol>
+     * <li>one {@code iallgather} of every rank's access (start, length) and argument error;</li>
+     * <li>when some rank's arguments were bad: the agreed error ({@link Agreement}), on every rank;</li>
+     * <li>writes: the overlap check, agreed (skipped when the accesses are those already checked);</li>
+     * <li>the data: each rank its own range on the I/O thread (accesses without holes), or
+     *     two-phase rounds of nonblocking transfers ({@link TwoPhaseIo#advance});</li>
+     * <li>the agreed outcome of the file I/O; then the request completes with the bytes moved.</li>
+     * </ol>
+     * {@link #advance} never blocks; a step's failure completes the request with that error.
+     */
+    private final class CollectiveOp {
+        private final String call;
+        private final MemorySegment data;
+        private final long start;
+        private final long length;
+        private final boolean write;
+        private final String error;
+        private final FileView myView;
+        private final FileView[] views;
+        final CompletableFuture<Long> result = new CompletableFuture<>();
+        private int stage;
+        private long[] gathered;
+        private Request exchange;
+        private Agreement agreement;
+        private long[] starts;
+        private long[] lengths;
+        private String accessKey;
+        private CompletableFuture<String> direct;
+        private TwoPhaseIo twoPhase;
+
+        CollectiveOp(String call, MemorySegment data, long start, long length, boolean write, String error,
+                     FileView myView, FileView[] views) {
+            this.call = call;
+            this.data = data;
+            this.start = start;
+            this.length = length;
+            this.write = write;
+            this.error = error;
+            this.myView = myView;
+            this.views = views;
         }
-        if (write) {
-            checkNoOverlap(call, starts, lengths);
-        }
-        if (buffering == CollectiveBuffering.DISABLE
-                || buffering == CollectiveBuffering.AUTOMATIC && everyAccessIsOneRange(starts, lengths)) {
-            String failure = null;
-            try {
-                transferPieces(view, starts[comm.rank()], data, write);
-            } catch (IOException e) {
-                failure = CollectiveCheck.describe(e);
+
+        /** Moves on as far as possible without blocking; true once the request has completed. */
+        boolean advance() {
+            if (result.isDone()) {
+                return true;
             }
-            CollectiveCheck.agree(comm, call, path, failure);
-            return length;
+            try {
+                return step();
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+                return true;
+            }
         }
-        TwoPhaseIo io = new TwoPhaseIo(comm, channel, allViews, starts, lengths, aggregators, bufferBytes, ioThread);
-        if (write) {
-            io.write(data);
-        } else {
-            io.read(data);
+
+        private boolean step() {
+            while (true) {
+                switch (stage) {
+                    case 0 -> {
+                        int errorBytes = error == null ? -1 : error.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                        gathered = new long[3 * comm.size()];
+                        exchange = comm.iallgather(Buffer.of(new long[] {start, length, errorBytes}), Buffer.of(gathered));
+                        stage = 1;
+                    }
+                    case 1 -> {
+                        if (!exchange.test()) {
+                            return false;
+                        }
+                        int n = comm.size();
+                        starts = new long[n];
+                        lengths = new long[n];
+                        int[] errorLengths = new int[n];
+                        boolean anyError = false;
+                        for (int p = 0; p < n; p++) {
+                            starts[p] = gathered[3 * p];
+                            lengths[p] = gathered[3 * p + 1];
+                            errorLengths[p] = (int) gathered[3 * p + 2];
+                            anyError |= errorLengths[p] >= 0;
+                        }
+                        if (anyError) {
+                            agreement = new Agreement(comm, call, path, error, errorLengths);
+                            stage = 2;
+                        } else {
+                            stage = 3;
+                        }
+                    }
+                    case 2 -> {
+                        if (!agreement.advance()) {
+                            return false;
+                        }
+                        agreement.throwIfFailed();
+                        throw new IllegalStateException(call + ": a rank reported an error that did not arrive");
+                    }
+                    case 3 -> {
+                        stage = 5;
+                        if (write) {
+                            accessKey = Arrays.toString(starts) + Arrays.toString(lengths);
+                            if (!accessKey.equals(checkedAccess)) {
+                                agreement = new Agreement(comm, call, path, overlapError(views, starts, lengths));
+                                stage = 4;
+                            }
+                        }
+                    }
+                    case 4 -> {
+                        if (!agreement.advance()) {
+                            return false;
+                        }
+                        agreement.throwIfFailed();
+                        checkedAccess = accessKey;
+                        stage = 5;
+                    }
+                    case 5 -> {
+                        if (buffering == CollectiveBuffering.DISABLE
+                                || buffering == CollectiveBuffering.AUTOMATIC && everyAccessIsOneRange(views, starts, lengths)) {
+                            direct = CompletableFuture.supplyAsync(() -> {
+                                try {
+                                    transferPieces(myView, start, data, write);
+                                    return null;
+                                } catch (IOException e) {
+                                    return CollectiveCheck.describe(e);
+                                }
+                            }, ioThread);
+                            stage = 6;
+                        } else {
+                            twoPhase = new TwoPhaseIo(comm, channel, views, starts, lengths, aggregators, bufferBytes, ioThread);
+                            if (write) {
+                                twoPhase.startWrite(data);
+                            } else {
+                                twoPhase.startRead(data);
+                            }
+                            stage = 7;
+                        }
+                    }
+                    case 6 -> {
+                        if (!direct.isDone()) {
+                            return false;
+                        }
+                        agreement = new Agreement(comm, call, path, direct.join());
+                        stage = 8;
+                    }
+                    case 7 -> {
+                        if (!twoPhase.advance()) {
+                            return false;
+                        }
+                        IOException failure = twoPhase.failure();
+                        agreement = new Agreement(comm, call, path, failure == null ? null
+                                : "aggregator I/O failed on " + path + ": " + CollectiveCheck.describe(failure));
+                        stage = 8;
+                    }
+                    case 8 -> {
+                        if (!agreement.advance()) {
+                            return false;
+                        }
+                        agreement.throwIfFailed();
+                        result.complete(length);
+                        return true;
+                    }
+                    default -> throw new IllegalStateException("stage " + stage);
+                }
+            }
         }
-        IOException failure = io.failure();
-        CollectiveCheck.agree(comm, call, path, failure == null ? null
-                : "aggregator I/O failed on " + path + ": " + CollectiveCheck.describe(failure));
-        return length;
     }
 
     /** True if no rank's access has holes: aggregation would only add copies (ROMIO's automatic choice). */
-    private boolean everyAccessIsOneRange(long[] starts, long[] lengths) {
+    private static boolean everyAccessIsOneRange(FileView[] views, long[] starts, long[] lengths) {
         for (int p = 0; p < starts.length; p++) {
             if (lengths[p] > 0) {
-                long[] b = allViews[p].bounds(starts[p], lengths[p]);
+                long[] b = views[p].bounds(starts[p], lengths[p]);
                 if (b[1] - b[0] != lengths[p]) {
                     return false;
                 }
@@ -383,22 +529,16 @@ public final class ParallelFile implements AutoCloseable {
         }
     }
 
-    /** Rejects a collective write in which two ranks' accesses share a file byte, before anything is written. */
-    private void checkNoOverlap(String call, long[] starts, long[] lengths) {
-        String key = Arrays.toString(starts) + Arrays.toString(lengths);
-        if (key.equals(checkedAccess)) {
-            return;
-        }
+    /** Why this rank's access overlaps a higher rank's in a collective write (checked before any byte is written), or null. */
+    private String overlapError(FileView[] views, long[] starts, long[] lengths) {
         int me = comm.rank();
-        String error = null;
-        for (int q = me + 1; q < allViews.length && error == null; q++) {
-            if (allViews[me].overlaps(starts[me], lengths[me], allViews[q], starts[q], lengths[q])) {
-                error = "its view " + allViews[me] + " overlaps rank " + q + "'s view " + allViews[q]
+        for (int q = me + 1; q < views.length; q++) {
+            if (views[me].overlaps(starts[me], lengths[me], views[q], starts[q], lengths[q])) {
+                return "its view " + views[me] + " overlaps rank " + q + "'s view " + views[q]
                         + " in this write: overlapping collective writes are not allowed";
             }
         }
-        CollectiveCheck.agree(comm, call, path, error);
-        checkedAccess = key;
+        return null;
     }
 
     private String checkData(String call, MemorySegment data, Datatype type, boolean write) {
@@ -563,8 +703,8 @@ public final class ParallelFile implements AutoCloseable {
         closed = true;
         ioThread.shutdown();
         independentThreads.shutdown();
-        if (collectiveThread != null) {
-            collectiveThread.shutdown();
+        if (progressThread != null) {
+            progressThread.shutdown();
         }
         try {
             channel.close();
@@ -589,8 +729,22 @@ public final class ParallelFile implements AutoCloseable {
         }
     }
 
+    /** Runs every pending nonblocking collective to its end (their errors go to their own requests). */
     private void awaitCollective() {
-        lastCollective.join();
+        for (int idle = 0; !progress(); idle++) {
+            Backoff.idle(idle);
+        }
+    }
+
+    /** Advances the pending nonblocking collectives in order, without blocking; true when none is left. */
+    private synchronized boolean progress() {
+        while (!pendingCollectives.isEmpty()) {
+            if (!pendingCollectives.peek().advance()) {
+                return false;
+            }
+            pendingCollectives.poll();
+        }
+        return true;
     }
 
     private void checkOpen(String call) {

@@ -34,6 +34,12 @@ import java.util.concurrent.ExecutorService;
  * exchanges into the other of two buffer sets; in reads, the next window is read (by
  * scattering reads into the per-rank streams) while the current one travels. An I/O failure on an aggregator is recorded, further I/O skipped, and
  * the message protocol completed, so no rank hangs; the caller agrees on the outcome.
+ *
+ * <p>Nonblocking: {@link #startWrite}/{@link #startRead} set an operation up and
+ * {@link #advance} moves it on without blocking (posting a round's transfers once the
+ * buffers it reuses are free, finishing it once they completed), so a nonblocking
+ * {@code iwriteAll} progresses whenever its request is tested; {@link #write}/{@link #read}
+ * drive it to the end.
  */
 final class TwoPhaseIo {
 
@@ -170,36 +176,179 @@ final class TwoPhaseIo {
 
     // ------------------------------------------------------------------------------- write
 
-    /** Collective write of {@code local} (this rank's {@code lengths[me]} bytes). */
+    // State of the operation in progress (one per instance).
+    private Arena arena;
+    private boolean writing;
+    private MemorySegment local;
+    private long round;
+    private MemorySegment[] windows;
+    private CompletableFuture<Void>[] pending;
+    private List<Request> inFlight;
+    private Runnable roundDone;
+    private boolean sendsPosted;
+    private ReadPlan current;
+    private ReadPlan next;
+    private Staging[] sendStagings;
+    private boolean finished;
+
+    /** Collective write of {@code local} (this rank's {@code lengths[me]} bytes), to the end. */
     void write(MemorySegment local) {
-        try (Arena arena = Arena.ofShared()) {
-            sendStaging = new Staging(arena);
-            recvStagings[0] = new Staging(arena);
-            recvStagings[1] = new Staging(arena);
-            MemorySegment[] windows = new MemorySegment[2];
-            @SuppressWarnings("unchecked")
-            CompletableFuture<Void>[] pending = new CompletableFuture[2];
-            if (myAggregator >= 0 && rounds > 0) {
-                for (int i = 0; i < 2; i++) {
-                    windows[i] = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
-                }
-            }
-            for (long r = 0; r < rounds; r++) {
-                int slot = (int) (r & 1);
-                if (pending[slot] != null) {
-                    pending[slot].join();
-                }
-                writeRound(r, local, windows[slot], pending, slot);
-            }
-            for (CompletableFuture<Void> f : pending) {
-                if (f != null) {
-                    f.join();
-                }
+        startWrite(local);
+        drive();
+    }
+
+    /** Collective read into {@code local} (this rank's {@code lengths[me]} bytes), to the end. */
+    void read(MemorySegment local) {
+        startRead(local);
+        drive();
+    }
+
+    private void drive() {
+        for (int idle = 0; !advance(); idle++) {
+            Backoff.idle(idle);
+        }
+    }
+
+    /** Sets up a collective write of {@code local}; {@link #advance} runs it. */
+    @SuppressWarnings("unchecked")
+    void startWrite(MemorySegment local) {
+        this.writing = true;
+        this.local = local;
+        this.arena = Arena.ofShared();
+        sendStaging = new Staging(arena);
+        recvStagings[0] = new Staging(arena);
+        recvStagings[1] = new Staging(arena);
+        windows = new MemorySegment[2];
+        pending = new CompletableFuture[2];
+        allocateWindows();
+    }
+
+    /** Sets up a collective read into {@code local}; {@link #advance} runs it. */
+    void startRead(MemorySegment local) {
+        this.writing = false;
+        this.local = local;
+        this.arena = Arena.ofShared();
+        recvStaging = new Staging(arena);
+        sendStagings = new Staging[] {new Staging(arena), new Staging(arena)};
+        windows = new MemorySegment[2];
+        allocateWindows();
+        next = rounds > 0 ? planRead(0, sendStagings[0], windows[0]) : null;
+    }
+
+    private void allocateWindows() {
+        if (myAggregator >= 0 && rounds > 0) {
+            for (int i = 0; i < 2; i++) {
+                windows[i] = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
             }
         }
     }
 
-    private void writeRound(long r, MemorySegment local, MemorySegment window, CompletableFuture<Void>[] pending, int slot) {
+    /**
+     * Moves the operation on as far as it goes without blocking; true once it has ended
+     * (its transfers done, its file I/O finished, its native buffers freed). A failed
+     * transfer throws, after the file I/O already started has finished.
+     */
+    boolean advance() {
+        if (finished) {
+            return true;
+        }
+        try {
+            return writing ? advanceWrite() : advanceRead();
+        } catch (RuntimeException | Error e) {
+            end();
+            throw e;
+        }
+    }
+
+    private boolean advanceWrite() {
+        while (true) {
+            if (inFlight == null) {
+                if (round >= rounds) {
+                    for (CompletableFuture<Void> f : pending) {
+                        if (f != null && !f.isDone()) {
+                            return false;
+                        }
+                    }
+                    end();
+                    return true;
+                }
+                int slot = (int) (round & 1);
+                if (pending[slot] != null && !pending[slot].isDone()) {
+                    return false; // the window of two rounds ago is still being written
+                }
+                postWriteRound(round, local, windows[slot], slot);
+            }
+            if (!testAll(inFlight)) {
+                return false;
+            }
+            inFlight = null;
+            roundDone.run();
+            round++;
+        }
+    }
+
+    private boolean advanceRead() {
+        while (true) {
+            if (inFlight == null) {
+                if (round >= rounds) {
+                    end();
+                    return true;
+                }
+                current = next;
+                int slot = (int) ((round + 1) & 1);
+                // Prefetch: the next window is read while this round's data travels.
+                next = round + 1 < rounds ? planRead(round + 1, sendStagings[slot], windows[slot]) : null;
+                postReadReceives(round);
+                sendsPosted = false;
+            }
+            if (!sendsPosted) {
+                if (myAggregator >= 0 && !current.loaded.isDone()) {
+                    return false; // this round's window is still being read
+                }
+                postReadSends(current);
+                sendsPosted = true;
+            }
+            if (!testAll(inFlight)) {
+                return false;
+            }
+            inFlight = null;
+            roundDone.run();
+            round++;
+        }
+    }
+
+    /** Tests the requests, dropping those that completed; true when none is left. */
+    private static boolean testAll(List<Request> requests) {
+        requests.removeIf(Request::test);
+        return requests.isEmpty();
+    }
+
+    /** Waits for file I/O still running on the I/O thread, then frees the native buffers. */
+    private void end() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        try {
+            if (pending != null) {
+                for (CompletableFuture<Void> f : pending) {
+                    if (f != null) {
+                        f.join();
+                    }
+                }
+            }
+            for (ReadPlan p : new ReadPlan[] {current, next}) {
+                if (p != null) {
+                    p.loaded.join();
+                }
+            }
+        } finally {
+            arena.close();
+        }
+    }
+
+    /** Posts a write round's transfers; {@link #roundDone} unpacks what arrived and starts the window's write. */
+    private void postWriteRound(long r, MemorySegment local, MemorySegment window, int slot) {
         sendStaging.reset();
         Staging recvStaging = recvStagings[slot];
         recvStaging.reset();
@@ -289,19 +438,21 @@ final class TwoPhaseIo {
                 requests.add(comm.isend(bytes(staging), aggregators[a], TAG));
             }
         }
-        Request.waitAll(requests);
-        afterReceive.forEach(Runnable::run);
-        if (myAggregator >= 0 && extentLo < extentHi && failure == null) {
-            long lo = extentLo;
-            long hi = extentHi;
-            long base = w0;
-            if (gather != null) {
-                List<Slice> slices = gather;
-                pending[slot] = CompletableFuture.runAsync(() -> writeGathered(slices, lo), ioThread);
-            } else {
-                pending[slot] = CompletableFuture.runAsync(() -> writeFully(window.asSlice(lo - base, hi - lo), lo), ioThread);
+        inFlight = requests;
+        long lo = extentLo;
+        long hi = extentHi;
+        long base = w0;
+        List<Slice> slices = gather;
+        roundDone = () -> {
+            afterReceive.forEach(Runnable::run);
+            if (myAggregator >= 0 && lo < hi && failure == null) {
+                if (slices != null) {
+                    pending[slot] = CompletableFuture.runAsync(() -> writeGathered(slices, lo), ioThread);
+                } else {
+                    pending[slot] = CompletableFuture.runAsync(() -> writeFully(window.asSlice(lo - base, hi - lo), lo), ioThread);
+                }
             }
-        }
+        };
     }
 
     /** A received piece: where it goes in the file and where it lies in memory. */
@@ -370,28 +521,6 @@ final class TwoPhaseIo {
     }
 
     // ------------------------------------------------------------------------------- read
-
-    /** Collective read into {@code local} (this rank's {@code lengths[me]} bytes). */
-    void read(MemorySegment local) {
-        try (Arena arena = Arena.ofShared()) {
-            recvStaging = new Staging(arena);
-            Staging[] sendStagings = {new Staging(arena), new Staging(arena)};
-            MemorySegment[] windows = new MemorySegment[2];
-            if (myAggregator >= 0 && rounds > 0) {
-                for (int i = 0; i < 2; i++) {
-                    windows[i] = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
-                }
-            }
-            ReadPlan next = rounds > 0 ? planRead(0, sendStagings[0], windows[0]) : null;
-            for (long r = 0; r < rounds; r++) {
-                ReadPlan current = next;
-                int slot = (int) ((r + 1) & 1);
-                // Prefetch: the next window is read while this round's data travels.
-                next = r + 1 < rounds ? planRead(r + 1, sendStagings[slot], windows[slot]) : null;
-                readRound(r, local, current);
-            }
-        }
-    }
 
     /**
      * What an aggregator sends in one read round: per rank, the segment its stream is read
@@ -494,7 +623,8 @@ final class TwoPhaseIo {
         }
     }
 
-    private void readRound(long r, MemorySegment local, ReadPlan plan) {
+    /** Posts this rank's receives of read round {@code r}; {@link #roundDone} unpacks them. */
+    private void postReadReceives(long r) {
         recvStaging.reset();
         List<Request> requests = new ArrayList<>();
         List<Runnable> afterReceive = new ArrayList<>();
@@ -521,26 +651,31 @@ final class TwoPhaseIo {
                 });
             }
         }
-        if (myAggregator >= 0) {
-            plan.loaded.join();
-            for (int p = 0; p < views.length; p++) {
-                List<long[]> pcs = plan.byRank.get(p);
-                if (pcs.isEmpty()) {
-                    continue;
+        inFlight = requests;
+        roundDone = () -> afterReceive.forEach(Runnable::run);
+    }
+
+    /** On an aggregator whose window has been read: sends every rank its stream (its own is copied). */
+    private void postReadSends(ReadPlan plan) {
+        if (myAggregator < 0) {
+            return;
+        }
+        plan.loaded.join();
+        for (int p = 0; p < views.length; p++) {
+            List<long[]> pcs = plan.byRank.get(p);
+            if (pcs.isEmpty()) {
+                continue;
+            }
+            if (p == me) {
+                long at = 0;
+                for (long[] pc : pcs) {
+                    MemorySegment.copy(plan.streams[p], at, local, pc[2], pc[1]);
+                    at += pc[1];
                 }
-                if (p == me) {
-                    long at = 0;
-                    for (long[] pc : pcs) {
-                        MemorySegment.copy(plan.streams[p], at, local, pc[2], pc[1]);
-                        at += pc[1];
-                    }
-                } else {
-                    requests.add(comm.isend(bytes(plan.streams[p]), p, TAG));
-                }
+            } else {
+                inFlight.add(comm.isend(bytes(plan.streams[p]), p, TAG));
             }
         }
-        Request.waitAll(requests);
-        afterReceive.forEach(Runnable::run);
     }
 
     private static Buffer bytes(MemorySegment segment) {
