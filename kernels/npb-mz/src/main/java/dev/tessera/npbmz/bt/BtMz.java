@@ -1,9 +1,9 @@
 package dev.tessera.npbmz.bt;
 
 import dev.tessera.npbmz.MzProblem;
+import dev.tessera.npbmz.ReferenceNorms;
 import dev.tessera.npbmz.ZoneBenchmark;
 import dev.tessera.npbmz.ZoneSolver;
-import java.util.Locale;
 
 /**
  * BT-MZ: the NPB BT solver (block-tridiagonal ADI on the compressible Navier-Stokes
@@ -79,38 +79,7 @@ public final class BtMz implements ZoneBenchmark {
 
     @Override
     public Verification verify(MzProblem problem, double[] norms) {
-        if (norms == null || norms.length != 10) {
-            throw new IllegalArgumentException("BT-MZ verification needs 10 norms (5 residual, 5 error), got "
-                    + (norms == null ? "null" : norms.length));
-        }
-        Reference ref = Reference.of(problem.problemClass());
-        StringBuilder out = new StringBuilder();
-        boolean verified = ref != null;
-        out.append(String.format(Locale.ROOT, " Verification being performed for class %c%n", problem.problemClass()));
-        out.append(String.format(Locale.ROOT, " accuracy setting for epsilon = %20.13E%n", EPSILON));
-        if (ref == null) {
-            out.append(" No reference values for this class\n");
-        } else if (Math.abs(problem.dt() - ref.dt) > EPSILON) {
-            verified = false;
-            out.append(String.format(Locale.ROOT, " DT does not match the reference value of %15.8E%n", ref.dt));
-        } else if (problem.iterations() != ref.iterations) {
-            verified = false;
-            out.append(String.format(Locale.ROOT, " NITER does not match the reference value of %5d%n", ref.iterations));
-        }
-        for (int block = 0; block < 2; block++) {
-            out.append(block == 0 ? " Comparison of RMS-norms of residual\n" : " Comparison of RMS-norms of solution error\n");
-            for (int m = 0; m < 5; m++) {
-                double value = norms[5 * block + m];
-                double expected = ref == null ? 1.0 : (block == 0 ? ref.residual[m] : ref.error[m]);
-                double diff = Math.abs((value - expected) / expected);
-                boolean ok = !Double.isNaN(diff) && diff <= EPSILON;
-                verified &= ok;
-                out.append(String.format(Locale.ROOT, " %s %2d%20.13E%20.13E%20.13E%n",
-                        ok ? "        " : "FAILURE:", m + 1, value, expected, diff));
-            }
-        }
-        out.append(verified ? " Verification Successful\n" : " Verification failed\n");
-        return new Verification(verified, out.toString());
+        return ReferenceNorms.verify(name(), problem, norms, EPSILON, reference(problem.problemClass()));
     }
 
     /**
@@ -140,37 +109,34 @@ public final class BtMz implements ZoneBenchmark {
     }
 
     /** Reference norms of one class (verify.f). */
-    private record Reference(double dt, int iterations, double[] residual, double[] error) {
-
-        static Reference of(char c) {
-            return switch (c) {
-                case 'S' -> new Reference(1.0e-2, 60,
-                        new double[] {0.1047687395830e+04, 0.9419911314792e+02, 0.2124737403068e+03,
-                            0.1422173591794e+03, 0.1135441572375e+04},
-                        new double[] {0.1775416062982e+03, 0.1875540250835e+02, 0.3863334844506e+02,
-                            0.2634713890362e+02, 0.1965566269675e+03});
-                case 'W' -> new Reference(0.8e-3, 200,
-                        new double[] {0.5562611195402e+05, 0.5151404119932e+04, 0.1080453907954e+05,
-                            0.6576058591929e+04, 0.4528609293561e+05},
-                        new double[] {0.7185154786403e+04, 0.7040472738068e+03, 0.1437035074443e+04,
-                            0.8570666307849e+03, 0.5991235147368e+04});
-                case 'A' -> new Reference(0.8e-3, 200,
-                        new double[] {0.5536703889522e+05, 0.5077835038405e+04, 0.1067391361067e+05,
-                            0.6441179694972e+04, 0.4371926324069e+05},
-                        new double[] {0.6716797714343e+04, 0.6512687902160e+03, 0.1332930740128e+04,
-                            0.7848302089180e+03, 0.5429053878818e+04});
-                case 'B' -> new Reference(3.0e-4, 200,
-                        new double[] {0.4461388343844e+06, 0.3799759138035e+05, 0.8383296623970e+05,
-                            0.5301970201273e+05, 0.3618106851311e+06},
-                        new double[] {0.4496733567600e+05, 0.3892068540524e+04, 0.8763825844217e+04,
-                            0.5599040091792e+04, 0.4082652045598e+05});
-                case 'C' -> new Reference(1.0e-4, 200,
-                        new double[] {0.3457703287806e+07, 0.3213621375929e+06, 0.7002579656870e+06,
-                            0.4517459627471e+06, 0.2818715870791e+07},
-                        new double[] {0.2059106993570e+06, 0.1680761129461e+05, 0.4080731640795e+05,
-                            0.2836541076778e+05, 0.2136807610771e+06});
-                default -> null;
-            };
-        }
+    private static ReferenceNorms reference(char c) {
+        return switch (c) {
+            case 'S' -> new ReferenceNorms(1.0e-2, 60,
+                    new double[] {0.1047687395830e+04, 0.9419911314792e+02, 0.2124737403068e+03,
+                        0.1422173591794e+03, 0.1135441572375e+04},
+                    new double[] {0.1775416062982e+03, 0.1875540250835e+02, 0.3863334844506e+02,
+                        0.2634713890362e+02, 0.1965566269675e+03});
+            case 'W' -> new ReferenceNorms(0.8e-3, 200,
+                    new double[] {0.5562611195402e+05, 0.5151404119932e+04, 0.1080453907954e+05,
+                        0.6576058591929e+04, 0.4528609293561e+05},
+                    new double[] {0.7185154786403e+04, 0.7040472738068e+03, 0.1437035074443e+04,
+                        0.8570666307849e+03, 0.5991235147368e+04});
+            case 'A' -> new ReferenceNorms(0.8e-3, 200,
+                    new double[] {0.5536703889522e+05, 0.5077835038405e+04, 0.1067391361067e+05,
+                        0.6441179694972e+04, 0.4371926324069e+05},
+                    new double[] {0.6716797714343e+04, 0.6512687902160e+03, 0.1332930740128e+04,
+                        0.7848302089180e+03, 0.5429053878818e+04});
+            case 'B' -> new ReferenceNorms(3.0e-4, 200,
+                    new double[] {0.4461388343844e+06, 0.3799759138035e+05, 0.8383296623970e+05,
+                        0.5301970201273e+05, 0.3618106851311e+06},
+                    new double[] {0.4496733567600e+05, 0.3892068540524e+04, 0.8763825844217e+04,
+                        0.5599040091792e+04, 0.4082652045598e+05});
+            case 'C' -> new ReferenceNorms(1.0e-4, 200,
+                    new double[] {0.3457703287806e+07, 0.3213621375929e+06, 0.7002579656870e+06,
+                        0.4517459627471e+06, 0.2818715870791e+07},
+                    new double[] {0.2059106993570e+06, 0.1680761129461e+05, 0.4080731640795e+05,
+                        0.2836541076778e+05, 0.2136807610771e+06});
+            default -> null;
+        };
     }
 }

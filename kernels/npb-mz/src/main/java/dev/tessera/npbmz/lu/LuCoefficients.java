@@ -1,5 +1,6 @@
 package dev.tessera.npbmz.lu;
 
+import dev.tessera.npbmz.FlowConstants;
 import dev.tessera.npbmz.MzProblem;
 
 /**
@@ -9,7 +10,8 @@ import dev.tessera.npbmz.MzProblem;
  *
  * <p>Sources (NPB3.4-MZ, LU-MZ): setcoeff.f (metrics, diffusion, dissipation, the table ce);
  * lu_data.f (c1..c5, omega_default = 1.2); exact.f (the exact solution, a quartic in each
- * coordinate). The metrics use the <em>average</em> zone size of the class
+ * coordinate: the same polynomials and table ce as BT-MZ's and SP-MZ's, so it is
+ * {@link FlowConstants#exactSolution}). The metrics use the <em>average</em> zone size of the class
  * (gx / x_zones - 1 intervals), not a zone's own size, exactly as setcoeff.f does; the exact
  * solution on the other hand is evaluated on a zone's own nx x ny x nz grid, so every zone
  * carries the same manufactured solution stretched over its points.
@@ -34,15 +36,6 @@ final class LuCoefficients {
     final double dy1, dy2, dy3, dy4, dy5;
     final double dz1, dz2, dz3, dz4, dz5;
     final double dssp;
-
-    /** ce[m][n]: coefficient n (0..12) of component m (0..4) of the exact solution (setcoeff.f, ce(m+1, n+1)). */
-    private final double[][] ce = {
-        {2.0, 0.0, 0.0, 4.0, 5.0, 3.0, 5.0e-1, 2.0e-2, 1.0e-2, 3.0e-2, 5.0e-1, 4.0e-1, 3.0e-1},
-        {1.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 1.0e-2, 3.0e-2, 2.0e-2, 4.0e-1, 3.0e-1, 5.0e-1},
-        {2.0, 2.0, 0.0, 0.0, 0.0, 2.0, 3.0, 4.0e-2, 3.0e-2, 5.0e-2, 3.0e-1, 5.0e-1, 4.0e-1},
-        {2.0, 2.0, 0.0, 0.0, 0.0, 2.0, 3.0, 3.0e-2, 5.0e-2, 4.0e-2, 2.0e-1, 1.0e-1, 3.0e-1},
-        {5.0, 4.0, 3.0, 2.0, 1.0e-1, 4.0e-1, 3.0e-1, 5.0e-2, 4.0e-2, 3.0e-2, 1.0e-1, 3.0e-1, 2.0e-1},
-    };
 
     LuCoefficients(MzProblem p) {
         this(p, OMEGA_DEFAULT);
@@ -77,12 +70,6 @@ final class LuCoefficients {
         double xi = (double) i / (nx - 1);
         double eta = (double) j / (ny - 1);
         double zeta = (double) k / (nz - 1);
-        for (int m = 0; m < 5; m++) {
-            double[] c = ce[m];
-            out[off + m] = c[0]
-                    + (c[1] + (c[4] + (c[7] + c[10] * xi) * xi) * xi) * xi
-                    + (c[2] + (c[5] + (c[8] + c[11] * eta) * eta) * eta) * eta
-                    + (c[3] + (c[6] + (c[9] + c[12] * zeta) * zeta) * zeta) * zeta;
-        }
+        FlowConstants.exactSolution(xi, eta, zeta, out, off);
     }
 }

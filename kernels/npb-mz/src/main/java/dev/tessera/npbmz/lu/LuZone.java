@@ -2,6 +2,7 @@ package dev.tessera.npbmz.lu;
 
 import dev.tessera.npbmz.Face;
 import dev.tessera.npbmz.MzProblem;
+import dev.tessera.npbmz.ZoneFaces;
 import dev.tessera.npbmz.ZoneSolver;
 import dev.tessera.task.Team;
 import dev.tessera.task.TeamContext;
@@ -303,61 +304,17 @@ public final class LuZone implements ZoneSolver {
 
     @Override
     public int faceLength(Face face) {
-        return switch (Objects.requireNonNull(face, "face")) {
-            case WEST, EAST -> 5 * (ny - 2) * (nz - 2);
-            case SOUTH, NORTH -> 5 * (nx - 2) * (nz - 2);
-        };
+        return ZoneFaces.length(face, nx, ny, nz);
     }
 
     @Override
     public void packFace(Face face, double[] buf, int off) {
-        copyFace(face, buf, off, true);
+        ZoneFaces.copy("LU-MZ", face, u, nx, ny, nz, nxmax, buf, off, true);
     }
 
     @Override
     public void unpackFace(Face face, double[] buf, int off) {
-        copyFace(face, buf, off, false);
-    }
-
-    /** exch_qbc.f's copy_x_face / copy_y_face: out of the first/last interior plane, into the boundary plane. */
-    private void copyFace(Face face, double[] buf, int off, boolean out) {
-        int len = faceLength(face);
-        Objects.requireNonNull(buf, "buf");
-        if (off < 0 || off > buf.length - len) {
-            throw new IllegalArgumentException("LU-MZ " + (out ? "packFace" : "unpackFace") + "(" + face
-                    + "): needs " + len + " doubles from offset " + off + ", buffer has " + buf.length);
-        }
-        int b = off;
-        switch (face) {
-            case WEST, EAST -> {
-                int i = switch (face) {
-                    case WEST -> out ? 1 : 0;
-                    default -> out ? nx - 2 : nx - 1;
-                };
-                for (int k = 1; k < nz - 1; k++) {
-                    for (int j = 1; j < ny - 1; j++, b += 5) {
-                        int p = vec(i, j, k);
-                        if (out) {
-                            System.arraycopy(u, p, buf, b, 5);
-                        } else {
-                            System.arraycopy(buf, b, u, p, 5);
-                        }
-                    }
-                }
-            }
-            case SOUTH, NORTH -> {
-                int j = face == Face.SOUTH ? (out ? 1 : 0) : (out ? ny - 2 : ny - 1);
-                for (int k = 1; k < nz - 1; k++) {
-                    int p = vec(1, j, k), n = 5 * (nx - 2);
-                    if (out) {
-                        System.arraycopy(u, p, buf, b, n);
-                    } else {
-                        System.arraycopy(buf, b, u, p, n);
-                    }
-                    b += n;
-                }
-            }
-        }
+        ZoneFaces.copy("LU-MZ", face, u, nx, ny, nz, nxmax, buf, off, false);
     }
 
     // ------------------------------------------------------------------ verification

@@ -1,10 +1,10 @@
 package dev.tessera.npbmz.sp;
 
 import dev.tessera.npbmz.MzProblem;
+import dev.tessera.npbmz.ReferenceNorms;
 import dev.tessera.npbmz.ZoneBenchmark;
 import dev.tessera.npbmz.ZoneLayout;
 import dev.tessera.npbmz.ZoneSolver;
-import java.util.Locale;
 
 /**
  * SP-MZ: NPB's SP solver (scalar penta-diagonal ADI) on x_zones x y_zones equal zones.
@@ -43,36 +43,33 @@ public final class SpMz implements ZoneBenchmark {
 
     @Override
     public ZoneSolver newZone(MzProblem problem, int nx, int ny, int nz) {
-        return new SpZone(problem, new SpConstants(problem), nx, ny, nz);
+        return new SpZone(new SpConstants(problem), nx, ny, nz);
     }
 
     /** Reference values (verify.f): dt, iterations, 5 residual norms, 5 error norms. */
-    private record Reference(double dt, int iterations, double[] residual, double[] error) {
-    }
-
-    private static Reference reference(char c) {
+    private static ReferenceNorms reference(char c) {
         return switch (c) {
-            case 'S' -> new Reference(1.5e-2, 100,
+            case 'S' -> new ReferenceNorms(1.5e-2, 100,
                     new double[] {0.7698876173566e+01, 0.1517766790280e+01, 0.2686805141546e+01, 0.1893688083690e+01,
                         0.1369739859738e+02},
                     new double[] {0.9566808043467e+01, 0.3894109553741e+01, 0.4516022447464e+01, 0.4099103995615e+01,
                         0.7776038881521e+01});
-            case 'W' -> new Reference(1.5e-3, 400,
+            case 'W' -> new ReferenceNorms(1.5e-3, 400,
                     new double[] {0.1887636218359e+03, 0.1489637963542e+02, 0.4851711701400e+02, 0.3384633608154e+02,
                         0.4036632495857e+03},
                     new double[] {0.2975895149929e+02, 0.1341508175806e+02, 0.1585310846491e+02, 0.1450916426713e+02,
                         0.5854137431023e+02});
-            case 'A' -> new Reference(1.5e-3, 400,
+            case 'A' -> new ReferenceNorms(1.5e-3, 400,
                     new double[] {0.2800097900548e+03, 0.2268349014438e+02, 0.7000852739901e+02, 0.5000771004061e+02,
                         0.5552068537578e+03},
                     new double[] {0.3112046666578e+02, 0.1172197785348e+02, 0.1486616708032e+02, 0.1313680576292e+02,
                         0.7365834058154e+02});
-            case 'B' -> new Reference(1.0e-3, 400,
+            case 'B' -> new ReferenceNorms(1.0e-3, 400,
                     new double[] {0.5190422977921e+04, 0.3655458539065e+03, 0.1261126592633e+04, 0.1002038338842e+04,
                         0.1075902511165e+05},
                     new double[] {0.5469182054223e+03, 0.4983658028989e+02, 0.1418301776602e+03, 0.1097717156175e+03,
                         0.1260195162174e+04});
-            case 'C' -> new Reference(0.67e-3, 400,
+            case 'C' -> new ReferenceNorms(0.67e-3, 400,
                     new double[] {0.5886814493676e+05, 0.3967324375474e+04, 0.1444126529019e+05, 0.1210582211196e+05,
                         0.1278941567976e+06},
                     new double[] {0.6414069213021e+04, 0.4069468353404e+03, 0.1585311908719e+04, 0.1270243185759e+04,
@@ -83,44 +80,7 @@ public final class SpMz implements ZoneBenchmark {
 
     @Override
     public Verification verify(MzProblem problem, double[] norms) {
-        if (norms.length != 10) {
-            throw new IllegalArgumentException("SP-MZ verification needs 10 norms (5 residual, 5 error), got " + norms.length);
-        }
-        Reference ref = reference(problem.problemClass());
-        StringBuilder out = new StringBuilder();
-        out.append(" Verification being performed for class ").append(problem.problemClass()).append('\n');
-        out.append(String.format(Locale.ROOT, " accuracy setting for epsilon = %20.13E%n", EPSILON));
-        if (ref == null) {
-            out.append(" No reference values for this class\n Verification failed\n");
-            return new Verification(false, out.toString());
-        }
-        boolean verified = true;
-        if (Math.abs(problem.dt() - ref.dt()) > EPSILON) {
-            verified = false;
-            out.append(String.format(Locale.ROOT, " DT does not match the reference value of %15.8E%n", ref.dt()));
-        } else if (problem.iterations() != ref.iterations()) {
-            verified = false;
-            out.append(String.format(Locale.ROOT, " NITER does not match the reference value of %5d%n", ref.iterations()));
-        }
-        out.append(" Comparison of RMS-norms of residual\n");
-        verified &= compare(out, norms, 0, ref.residual());
-        out.append(" Comparison of RMS-norms of solution error\n");
-        verified &= compare(out, norms, 5, ref.error());
-        out.append(verified ? " Verification Successful\n" : " Verification failed\n");
-        return new Verification(verified, out.toString());
-    }
-
-    private static boolean compare(StringBuilder out, double[] norms, int offset, double[] ref) {
-        boolean ok = true;
-        for (int m = 0; m < 5; m++) {
-            double computed = norms[offset + m];
-            double diff = Math.abs((computed - ref[m]) / ref[m]);
-            boolean pass = !Double.isNaN(diff) && diff <= EPSILON;
-            ok &= pass;
-            out.append(String.format(Locale.ROOT, "%s%2d%20.13E%20.13E%20.13E%n", pass ? "          " : " FAILURE: ", m + 1,
-                    computed, ref[m], diff));
-        }
-        return ok;
+        return ReferenceNorms.verify(name(), problem, norms, EPSILON, reference(problem.problemClass()));
     }
 
     @Override

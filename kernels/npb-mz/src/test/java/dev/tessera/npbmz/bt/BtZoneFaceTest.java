@@ -110,7 +110,7 @@ class BtZoneFaceTest {
         BtZone z = numbered();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> z.packFace(Face.NORTH, new double[10], 0));
-        assertEquals("face buffer of 10 doubles has no room for " + z.faceLength(Face.NORTH) + " at offset 0",
+        assertEquals("BT-MZ packFace(NORTH): face buffer of 10 doubles has no room for " + z.faceLength(Face.NORTH) + " at offset 0",
                 e.getMessage());
     }
 }
