@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.npb.cg.CgKernel;
 import dev.tessera.npb.ep.EpKernel;
+import dev.tessera.npb.ft.FtKernel;
 import dev.tessera.npb.is.IsKernel;
+import dev.tessera.npb.mg.MgKernel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -38,6 +40,8 @@ class KernelVerificationTest {
             case "ep" -> EpKernel::new;
             case "is" -> IsKernel::new;
             case "cg" -> CgKernel::new;
+            case "mg" -> MgKernel::new;
+            case "ft" -> FtKernel::new;
             default -> throw new IllegalArgumentException(name);
         };
     }

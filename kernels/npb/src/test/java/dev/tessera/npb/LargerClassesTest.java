@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Classes W and A of EP, IS and CG at 1 x 1, 1 x 2 and 2 x 1 (ranks x threads, smp). Opt-in,
+ * Classes W and A of EP, IS, CG, MG and FT at 1 x 1, 1 x 2 and 2 x 1 (ranks x threads, smp). Opt-in,
  * minutes long: {@code mvn -pl kernels/npb install -Pnpb-full} (the profile sets the
  * system property {@code npb.test.classes} to SWA; by default it is S and these are skipped).
  */
@@ -26,7 +26,7 @@ class LargerClassesTest {
             if (c == 'S') {
                 continue;
             }
-            for (String kernel : new String[] {"ep", "is", "cg"}) {
+            for (String kernel : new String[] {"ep", "is", "cg", "mg", "ft"}) {
                 out.add(Arguments.of(kernel, c, 1, 1));
                 out.add(Arguments.of(kernel, c, 1, 2));
                 out.add(Arguments.of(kernel, c, 2, 1));
