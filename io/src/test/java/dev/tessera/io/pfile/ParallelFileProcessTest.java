@@ -25,6 +25,12 @@ class ParallelFileProcessTest {
         try (ProcessJob job = ProcessJob.start(3, device, ParallelFileProcessMain.class, List.of(file.toString()), l -> { })) {
             assertEquals(0, job.waitFor(100), job.output());
         }
-        assertArrayEquals(Blocks.expectedFile(new int[] {7, 5, 6}, 5), Files.readAllBytes(file));
+        byte[] all = Files.readAllBytes(file);
+        int tile = Blocks.expectedFile(new int[] {7, 5, 6}, 5).length;
+        assertEquals(3 * tile, all.length, "three tiles: writeAll, then two iwriteAll");
+        for (int t = 0; t < 3; t++) {
+            assertArrayEquals(Blocks.expectedFile(new int[] {7, 5, 6}, 5 + t),
+                    java.util.Arrays.copyOfRange(all, t * tile, (t + 1) * tile), "tile " + t);
+        }
     }
 }
