@@ -37,6 +37,11 @@ public class MPI {
     public static final int ANY_TAG = dev.tessera.comm.Comm.ANY_TAG;
     /** The null process: communication with it completes at once and moves nothing. */
     public static final int PROC_NULL = dev.tessera.comm.Comm.PROC_NULL;
+    /**
+     * The root argument of an {@link Intercomm}'s rooted collective at the root itself (MPI-2's
+     * MPI_ROOT); the rest of the root's group passes {@link #PROC_NULL}.
+     */
+    public static final int ROOT = dev.tessera.comm.Comm.ROOT;
     /** Undefined rank, color, count or index. */
     public static final int UNDEFINED = -32766;
     /**
