@@ -263,6 +263,16 @@ public class MpjPacking {
                 Check.equal(round * 100 + partner, v[0], "persistent packed receive, round " + round);
             }
         }
+
+        // both ways at once: Sendrecv of packed buffers
+        mpjbuf.Buffer out = new mpjbuf.Buffer(16);
+        int outPos = w.Pack(new long[] {me, -me}, 0, 2, MPI.LONG, out, 0);
+        mpjbuf.Buffer in = new mpjbuf.Buffer(16);
+        mpi.Status st = w.Sendrecv(out, 0, outPos, MPI.PACKED, partner, 95, in, 0, 16, MPI.PACKED, partner, 95);
+        Check.that(st.source == partner && st.tag == 95, "Sendrecv status " + st);
+        long[] got = new long[2];
+        w.Unpack(in, 0, got, 0, 2, MPI.LONG);
+        Check.that(got[0] == partner && got[1] == -partner, "Sendrecv of packed buffers " + Arrays.toString(got));
     }
 
     interface Step {
