@@ -3,7 +3,8 @@
  * SPI for device writers ({@code dev.tessera.device}), threads inside a rank
  * ({@code dev.tessera.task}), distributed-grid helpers ({@code dev.tessera.grid}), the
  * entry point ({@code dev.tessera.runtime}), in-JVM jobs and the {@code tessera} command
- * ({@code dev.tessera.launch}) and the mpiJava 1.2 facade ({@code mpi}).
+ * ({@code dev.tessera.launch}) and the mpiJava 1.2 facade ({@code mpi}, with MPJ Express's
+ * {@code mpjbuf} and {@code mpjdev} packages that its programs import).
  *
  * <p>The concrete devices, the process bootstrap and the runtime's access to communicator
  * internals are not exported: programs bind to the API above, and devices are found by
@@ -21,6 +22,8 @@ module dev.tessera.framework {
     exports dev.tessera.runtime;
     exports dev.tessera.task;
     exports mpi;
+    exports mpjbuf;
+    exports mpjdev;
 
     opens dev.tessera.launch to info.picocli;
 

@@ -269,6 +269,9 @@ public class Comm {
     /** Blocking receive; the message may be shorter than the buffer. */
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
         return call(() -> {
+            if (buf instanceof mpjbuf.Buffer packed) {
+                return Packing.receive(this, "Recv", packed, datatype, source, tag).await();
+            }
             if (datatype != null && datatype.isObject()) {
                 return objectReceive("Recv", buf, offset, count, datatype, source, tag).await();
             }
@@ -284,6 +287,9 @@ public class Comm {
     }
 
     private Request.Pending irecv(String call, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        if (buf instanceof mpjbuf.Buffer packed) {
+            return Packing.receive(this, call, packed, datatype, source, tag);
+        }
         if (datatype != null && datatype.isObject()) {
             return objectReceive(call, buf, offset, count, datatype, source, tag);
         }
@@ -346,7 +352,9 @@ public class Comm {
     /** A persistent receive: each {@link Prequest#Start()} posts a receive with these arguments. */
     public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) throws MPIException {
         return call(() -> {
-            datatype.checkBuffer("Recv_init", "", buf, offset, count);
+            if (!(buf instanceof mpjbuf.Buffer)) {
+                datatype.checkBuffer("Recv_init", "", buf, offset, count);
+            }
             checkSource("Recv_init", source);
             return bind(new Prequest("Recv_init", () -> irecv("Recv_init", buf, offset, count, datatype, source, tag)));
         });
@@ -355,7 +363,9 @@ public class Comm {
     private Prequest persistentSend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
                                     int mode) throws MPIException {
         return call(() -> {
-            datatype.checkBuffer(call, "", buf, offset, count);
+            if (!(buf instanceof mpjbuf.Buffer)) {
+                datatype.checkBuffer(call, "", buf, offset, count);
+            }
             checkDest(call, dest);
             return bind(new Prequest(call, () -> isend(call, buf, offset, count, datatype, dest, tag, mode).pending));
         });
@@ -436,6 +446,28 @@ public class Comm {
         });
     }
 
+    /**
+     * MPJ Express's form: appends {@code incount} items as one section of {@code outbuf}
+     * (objects too, {@link MPI#OBJECT} included); {@code position} is where the previous Pack
+     * left off (0 for an empty buffer); returns the new end of the buffer's data. Send it
+     * with {@code Send(outbuf, 0, position, MPI.PACKED, dest, tag)}.
+     */
+    public int Pack(Object inbuf, int offset, int incount, Datatype datatype, mpjbuf.Buffer outbuf, int position)
+            throws MPIException {
+        return call(() -> Packing.pack(this, inbuf, offset, incount, datatype, outbuf, position));
+    }
+
+    /**
+     * MPJ Express's form: reads the next section of {@code inbuf} (committed: a received
+     * buffer is) into {@code outcount} items at {@code offset} of {@code outbuf}; the section
+     * must hold {@code datatype}'s base type and at most that many elements. Returns
+     * {@code position} advanced past the section, as {@link #Pack} advanced it.
+     */
+    public int Unpack(mpjbuf.Buffer inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype)
+            throws MPIException {
+        return call(() -> Packing.unpack(this, inbuf, position, outbuf, offset, outcount, datatype));
+    }
+
     private void requirePackable(String call, Datatype datatype) {
         if (datatype == null || datatype.isObject()) {
             throw new TesseraException(ErrorClass.TYPE, where(call) + ": " + datatype
@@ -457,6 +489,10 @@ public class Comm {
         if (datatype == null) {
             throw new TesseraException(ErrorClass.TYPE, where(call) + ": datatype is null");
         }
+        if (buf instanceof mpjbuf.Buffer packed) {
+            checkDest(call, dest);
+            return Packing.send(this, call, packed, datatype, dest, tag, mode == BUFFERED);
+        }
         datatype = datatype.on(buf);
         int n = datatype.checkBuffer(call, "", buf, offset, count);
         checkDest(call, dest);
@@ -470,7 +506,7 @@ public class Comm {
     }
 
     /** Sends {@code n} packed base elements of {@code datatype} from {@code packed} (a private copy). */
-    private Request sendPacked(String call, Object packed, int n, Datatype datatype, int dest, int tag, int mode) {
+    Request sendPacked(String call, Object packed, int n, Datatype datatype, int dest, int tag, int mode) {
         if (mode == BUFFERED) {
             long bytes = datatype.isObject() ? 0 : (long) n * datatype.base.byteSize();
             long reserved = MPI.reserveBsend(call, bytes);

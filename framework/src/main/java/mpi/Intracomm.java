@@ -383,7 +383,7 @@ public class Intracomm extends Comm {
     }
 
     /** The send side of a collective: the user's array if contiguous, else a packed copy. */
-    private static Buffer outgoing(String call, Object buf, int offset, int count, Datatype type) {
+    static Buffer outgoing(String call, Object buf, int offset, int count, Datatype type) {
         if (type == null) {
             throw new TesseraException(ErrorClass.TYPE, MPI.where(call) + ": send datatype is null");
         }

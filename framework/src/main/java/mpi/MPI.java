@@ -37,6 +37,11 @@ public class MPI {
     public static final int ANY_TAG = dev.tessera.comm.Comm.ANY_TAG;
     /** The null process: communication with it completes at once and moves nothing. */
     public static final int PROC_NULL = dev.tessera.comm.Comm.PROC_NULL;
+    /**
+     * The root argument of an {@link Intercomm}'s rooted collective at the root itself (MPI-2's
+     * MPI_ROOT); the rest of the root's group passes {@link #PROC_NULL}.
+     */
+    public static final int ROOT = dev.tessera.comm.Comm.ROOT;
     /** Undefined rank, color, count or index. */
     public static final int UNDEFINED = -32766;
     /**
@@ -55,6 +60,14 @@ public class MPI {
     public static final int WTIME_IS_GLOBAL = -103;
     /** Bytes of attached buffer space each buffered send needs beyond its data. */
     public static final int BSEND_OVERHEAD = 64;
+    /**
+     * Bytes that MPJ Express's devices reserve at the start of an {@code mpjbuf.Buffer} that
+     * is sent ({@code new mpjbuf.Buffer(BufferFactory.create(n + SEND_OVERHEAD), SEND_OVERHEAD, n + SEND_OVERHEAD)}):
+     * Tessera copies the data out and needs none, so 0.
+     */
+    public static final int SEND_OVERHEAD = 0;
+    /** As {@link #SEND_OVERHEAD}, for an {@code mpjbuf.Buffer} that is received into: 0. */
+    public static final int RECV_OVERHEAD = 0;
 
     /** Results of {@link Comm#Compare} and {@link Group#Compare} (MPJ Express's values). */
     public static final int IDENT = 0, CONGRUENT = 3, SIMILAR = 1, UNEQUAL = 2;

@@ -2,6 +2,7 @@ package mpi;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,6 +25,15 @@ class AttributesTest {
     @ValueSource(ints = {2, 4, 8})
     void predefinedAttributesAndGlobalWtimeOnShm(int ranks) throws Exception {
         String out = MpiJobs.processes("shm", ranks, "mpi.programs.Attributes", "one-node");
+        assertTrue(out.contains("Attributes ok (WTIME_IS_GLOBAL 1)"), out);
+    }
+
+    /** On the mpi device under mpirun (one node here, so Wtime is global too); skipped without Open MPI. */
+    @Test
+    void predefinedAttributesAndGlobalWtimeOnTheMpiDevice() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.tessera.conformance.MpirunJobRunner.available(),
+                "Open MPI (mpirun and mpicc) not on PATH");
+        String out = MpiJobs.processes("mpi", 4, "mpi.programs.Attributes", "one-node");
         assertTrue(out.contains("Attributes ok (WTIME_IS_GLOBAL 1)"), out);
     }
 }

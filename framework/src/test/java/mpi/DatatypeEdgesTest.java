@@ -2,6 +2,7 @@ package mpi;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,6 +21,15 @@ class DatatypeEdgesTest {
     @ValueSource(ints = {2, 4, 8})
     void edgeDatatypesOnShm(int ranks) throws Exception {
         String out = MpiJobs.processes("shm", ranks, "mpi.programs.DatatypeEdges");
+        assertTrue(out.contains("DatatypeEdges ok"), out);
+    }
+
+    /** On the mpi device under mpirun; skipped without Open MPI. */
+    @Test
+    void edgeDatatypesOnTheMpiDevice() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.tessera.conformance.MpirunJobRunner.available(),
+                "Open MPI (mpirun and mpicc) not on PATH");
+        String out = MpiJobs.processes("mpi", 4, "mpi.programs.DatatypeEdges");
         assertTrue(out.contains("DatatypeEdges ok"), out);
     }
 }

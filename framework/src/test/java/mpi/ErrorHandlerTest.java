@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,5 +51,17 @@ class ErrorHandlerTest {
         String cause = "rank " + (ranks - 1) + ": Send: invalid destination rank " + (ranks + 5);
         assertTrue(o.output().contains(cause) && o.output().contains("ERRORS_ARE_FATAL"), o.output());
         assertFalse(o.output().contains("went on after the error"), "no rank may go on after the error:\n" + o.output());
+    }
+
+    /** Both programs on the mpi device under mpirun; skipped without Open MPI. */
+    @Test
+    void handlersAndFatalErrorsOnTheMpiDevice() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.tessera.conformance.MpirunJobRunner.available(),
+                "Open MPI (mpirun and mpicc) not on PATH");
+        String out = MpiJobs.processes("mpi", 4, "mpi.programs.ErrorHandlers");
+        assertTrue(out.contains("ErrorHandlers ok"), out);
+        MpiJobs.Outcome o = MpiJobs.processOutcome("mpi", 4, "mpi.programs.FatalError");
+        assertNotEquals(0, o.status(), o.output());
+        assertFatalCause(o, 4);
     }
 }

@@ -30,6 +30,11 @@ public class Comm {
     public static final int ANY_TAG = Device.ANY_TAG;
     /** The null process: sends to it and receives from it complete at once and move nothing. */
     public static final int PROC_NULL = -2;
+    /**
+     * The root argument of an intercommunicator's rooted collective at the root itself (the
+     * other members of the root's group pass {@link #PROC_NULL}); see {@link InterComm}.
+     */
+    public static final int ROOT = -3;
     /** Color for {@link #split} of ranks that want no new communicator; rank of non-members. */
     public static final int UNDEFINED = Group.UNDEFINED;
     /** Largest valid tag. */

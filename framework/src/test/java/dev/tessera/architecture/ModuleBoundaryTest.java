@@ -80,6 +80,27 @@ class ModuleBoundaryTest {
         assertTrue(output.contains("sum 1 on smp"), output);
     }
 
+    /** The facade's packages, MPJ Express's mpjbuf and mpjdev included, are exported: an MPJ-style program compiles. */
+    @Test
+    @Timeout(120)
+    void theMpiFacadeAndMpjExpressPackagesAreVisible(@TempDir Path dir) throws Exception {
+        Path src = writeModule(dir, """
+                package demo;
+                import mpi.*;
+                import mpjbuf.BufferFactory;
+                import mpjdev.MPJDev;
+                public class Main {
+                    static int size(Intracomm w) throws Exception {
+                        mpjbuf.Buffer b = new mpjbuf.Buffer(BufferFactory.create(64 + MPI.SEND_OVERHEAD), MPI.SEND_OVERHEAD,
+                                64 + MPI.SEND_OVERHEAD);
+                        return w.Pack(new int[] {1}, 0, 1, MPI.INT, b, 0) + MPJDev.getSendOverhead();
+                    }
+                }
+                """);
+        StringBuilder log = new StringBuilder();
+        assertEquals(0, compile(src, dir.resolve("out"), log), log.toString());
+    }
+
     @Test
     @Timeout(120)
     void concreteDevicesAndRuntimeInternalsAreNotVisible(@TempDir Path dir) throws Exception {
