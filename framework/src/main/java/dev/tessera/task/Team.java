@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  *
  * <p>Algorithm. A parallel construct is a <em>job</em>. The calling thread (member 0)
  * publishes the job in a plain field, then increments the volatile {@code epoch}; each
- * worker waits for the epoch to change (spinning, then yielding, then parked after
+ * worker waits for the epoch to change (spinning, then parked after
  * announcing so in its volatile {@code parked} flag, which the dispatcher checks after
  * writing the epoch and answers with an unpark), runs the job as its member, and
  * decrements {@code pending}. Member 0 runs its own share, then waits for {@code pending}

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A sense-reversing centralized barrier for the members of a team. Each member keeps its
  * own sense; arriving flips it and decrements the shared count; the last to arrive resets
  * the count, runs the barrier action (while everybody else still waits), and publishes
- * the new sense, which releases the others. Waiters spin, then yield, then poll with
+ * the new sense, which releases the others. Waiters spin, then poll with
  * short parks ({@link TeamIdle}), so a barrier costs a cache-line round trip when members
  * arrive together and no core stays busy when one member is late for long.
  *
