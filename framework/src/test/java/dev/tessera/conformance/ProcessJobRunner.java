@@ -23,6 +23,7 @@ public final class ProcessJobRunner implements JobRunner {
     private final String device;
     private final Duration timeout;
     private final int emulatedNodes;
+    private final List<String> jvmOptions;
 
     public ProcessJobRunner(String device) {
         this(device, Duration.ofSeconds(90), 0);
@@ -34,9 +35,15 @@ public final class ProcessJobRunner implements JobRunner {
 
     /** With {@code emulatedNodes} > 1 the ranks are spread over that many pretend nodes (auto: shm within, tcp across). */
     public ProcessJobRunner(String device, Duration timeout, int emulatedNodes) {
+        this(device, timeout, emulatedNodes, List.of());
+    }
+
+    /** With extra JVM options for the rank processes (system properties a device reads, e.g. -Dtessera.wait=block). */
+    public ProcessJobRunner(String device, Duration timeout, int emulatedNodes, List<String> jvmOptions) {
         this.device = device;
         this.timeout = timeout;
         this.emulatedNodes = emulatedNodes;
+        this.jvmOptions = List.copyOf(jvmOptions);
     }
 
     @Override
@@ -69,9 +76,10 @@ public final class ProcessJobRunner implements JobRunner {
             PrintStream sink = new PrintStream(bytes, true, StandardCharsets.UTF_8);
             List<String> args = new java.util.ArrayList<>(List.of(file.toString()));
             args.addAll(extraArgs);
+            List<String> jvm = new java.util.ArrayList<>(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
+            jvm.addAll(jvmOptions);
             LaunchSpec spec = new LaunchSpec(ranks, 0, List.of(), 1, device, true, List.of(),
-                    ProcessRankCase.class.getName(), args, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
-                    Duration.ofSeconds(30));
+                    ProcessRankCase.class.getName(), args, jvm, Duration.ofSeconds(30));
             int status = new ProcessLauncher(sink, sink, timeout, emulatedNodes).run(spec);
             return new Result(status, bytes.toString(StandardCharsets.UTF_8));
         } catch (IOException e) {

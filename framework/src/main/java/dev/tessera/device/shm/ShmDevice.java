@@ -26,13 +26,17 @@ import dev.tessera.device.IncomingMessage;
 import dev.tessera.device.JobFailure;
 import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
+import dev.tessera.device.WaitMode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -51,6 +55,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Progress is driven by the threads that wait ({@link #progress}, one at a time): it
  * drains inbound rings, pushes queued outbound pieces, and every 100 ms checks that the
  * peers' processes are alive and that no rank has aborted the job.
+ *
+ * <p>Waiting ({@link #await}) polls; in {@link WaitMode#BLOCK} mode (chosen when the node's
+ * ranks outnumber its cores, or by TESSERA_WAIT) a waiter that found nothing for a short
+ * spin sleeps on its rank's doorbell, a futex word in the shared file ({@link Futex}). It
+ * first reads the doorbell's sequence, then counts itself in the doorbell's sleepers (an
+ * atomic add, a full fence), then polls once more, and sleeps only if that found nothing
+ * and the sequence is unchanged. A peer that publishes a cell into one of its rings, or
+ * frees cells of a ring it fills, fences and then reads the sleepers: so either the
+ * sleeper's last poll sees the cell, or the peer sees the sleeper, adds 1 to the sequence
+ * and wakes it (no lost wake-up). Peers ring only ranks that announced in the shared file
+ * that they may sleep, so spinning jobs pay nothing for it. A sleeper wakes at least every
+ * 100 ms to check the peers' liveness.
  */
 public final class ShmDevice extends MatchingDevice {
 
@@ -76,9 +92,35 @@ public final class ShmDevice extends MatchingDevice {
     /** Per peer: 1 if it reads single-copy messages, 2 if not, 0 not known yet. */
     private final int[] peerSingleCopy;
 
+    /** Blocking wait: sleep on {@link #doorbell} after {@link #SPIN_POLLS} empty polls. */
+    private final boolean blocking;
+    /** Offset of this rank's doorbell in the file. */
+    private final long doorbell;
+    /** Per peer: offset of its doorbell if it may sleep (ring it after writing to it), else -1. */
+    private final long[] peerBells;
+    /** Taken by the one thread of this rank that sleeps on the doorbell; other waiters park briefly. */
+    private final AtomicBoolean doorbellTaken = new AtomicBoolean();
+    private volatile long nextSleepCheck;
+    /** Sleeps on the doorbell so far (diagnostics and tests). */
+    private final AtomicInteger sleeps = new AtomicInteger();
+
+    /** Empty polls before a blocking waiter sleeps. */
+    static final int SPIN_POLLS = Integer.getInteger("tessera.wait.spins", 200);
+    /** Longest sleep on the doorbell before the sleeper checks its peers' liveness. */
+    private static final long SLEEP_NANOS = Long.getLong("tessera.shm.sleepMillis", 100) * 1_000_000L;
+    private static final MemorySegment SLEEP_TIMEOUT = Futex.available() ? Futex.timeout(SLEEP_NANOS) : null;
+
     ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure,
-              MatchingEngine engine, int[] world) {
+              MatchingEngine engine, int[] world, WaitMode wait) {
         super(engine, failure, IdleStrategy.backoff());
+        this.blocking = wait == WaitMode.BLOCK;
+        this.doorbell = ShmLayout.doorbellOffset(rank, size, cellBytes, cells);
+        this.peerBells = new long[size];
+        for (int p = 0; p < size; p++) {
+            long bell = ShmLayout.doorbellOffset(p, size, cellBytes, cells);
+            peerBells[p] = p != rank && Futex.available()
+                    && ShmLayout.getIntAcquire(file, bell + ShmLayout.D_SLEEPS) == 1 ? bell : -1;
+        }
         this.world = world.clone();
         int max = java.util.Arrays.stream(world).max().orElse(0);
         this.localOfWorld = new int[max + 1];
@@ -97,7 +139,7 @@ public final class ShmDevice extends MatchingDevice {
         for (int p = 0; p < size; p++) {
             if (p != rank) {
                 outbound[p] = new Outbound(new ShmRing(file, ShmLayout.ringOffset(rank, p, size, cellBytes, cells),
-                        cellBytes, cells, true));
+                        cellBytes, cells, true), file, peerBells[p]);
                 inbound[p] = new ShmRing(file, ShmLayout.ringOffset(p, rank, size, cellBytes, cells), cellBytes, cells, false);
             }
             peerPids[p] = file.get(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(p));
@@ -201,9 +243,21 @@ public final class ShmDevice extends MatchingDevice {
         final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
         /** Size of the queue, readable without the lock: progress skips idle peers with one volatile read. */
         volatile int queued;
+        private final MemorySegment file;
+        /** The peer's doorbell if it may sleep, else -1. */
+        private final long bell;
 
-        Outbound(ShmRing ring) {
+        Outbound(ShmRing ring, MemorySegment file, long bell) {
             this.ring = ring;
+            this.file = file;
+            this.bell = bell;
+        }
+
+        /** Wakes the peer if it sleeps: after cells were published. */
+        private void ringPeer() {
+            if (bell >= 0) {
+                ring(file, bell);
+            }
         }
 
         /** Writes queued pieces while there is room; true if anything was written. */
@@ -214,7 +268,7 @@ public final class ShmDevice extends MatchingDevice {
                 if (m.kind == SINGLE && !m.firstSent) {
                     MemorySegment cell = ring.claim();
                     if (cell == null) {
-                        return any;
+                        return rang(any);
                     }
                     cell.set(ValueLayout.JAVA_INT, C_KIND, SINGLE);
                     cell.set(ValueLayout.JAVA_INT, C_TAG, m.tag);
@@ -233,7 +287,7 @@ public final class ShmDevice extends MatchingDevice {
                 while (!m.firstSent || m.written < m.payload.byteSize()) {
                     MemorySegment cell = ring.claim();
                     if (cell == null) {
-                        return any;
+                        return rang(any);
                     }
                     int chunk = (int) Math.min(ring.payloadCapacity(), m.payload.byteSize() - m.written);
                     cell.set(ValueLayout.JAVA_INT, C_KIND, m.firstSent ? MORE : m.kind);
@@ -256,7 +310,14 @@ public final class ShmDevice extends MatchingDevice {
                 queued = queue.size();
                 m.written();
             }
-            return any;
+            return rang(any);
+        }
+
+        private boolean rang(boolean written) {
+            if (written) {
+                ringPeer();
+            }
+            return written;
         }
 
         /**
@@ -285,6 +346,7 @@ public final class ShmDevice extends MatchingDevice {
                 MemorySegment.copy(payload, 0, cell, CELL_HEADER, n);
             }
             ring.publish();
+            ringPeer();
             return true;
         }
 
@@ -452,6 +514,14 @@ public final class ShmDevice extends MatchingDevice {
     }
 
     private boolean drain(int peer) {
+        boolean any = drainRing(peer);
+        if (any && peerBells[peer] >= 0) {
+            ring(file, peerBells[peer]);   // cells were freed: the peer may sleep waiting for room
+        }
+        return any;
+    }
+
+    private boolean drainRing(int peer) {
         ShmRing ring = inbound[peer];
         boolean any = false;
         MemorySegment cell;
@@ -562,6 +632,109 @@ public final class ShmDevice extends MatchingDevice {
             sendAck(peer, id);
         }
         return new Assembly(env, matched, holder[0]);
+    }
+
+    // ------------------------------------------------------------------ blocking wait
+
+    /**
+     * Waits for {@code request}: polls, and in blocking mode sleeps on the doorbell once
+     * {@link #SPIN_POLLS} polls in a row found nothing (see the class comment).
+     */
+    @Override
+    public void await(DeviceRequest request) {
+        if (!blocking) {
+            super.await(request);
+            return;
+        }
+        boolean ringsOnCompletion = false;
+        int idle = 0;
+        while (!request.isComplete()) {
+            if (progress()) {
+                idle = 0;
+                continue;
+            }
+            if (idle++ < SPIN_POLLS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            failure.check();
+            if (!ringsOnCompletion) {
+                // a thread of this process may complete the request (a message to self, another
+                // thread's progress, a cancel): it then rings the doorbell this thread sleeps on
+                request.whenComplete(() -> ring(file, doorbell));
+                ringsOnCompletion = true;
+            }
+            sleep(request);
+            long now = System.nanoTime();
+            if (now >= nextSleepCheck) {
+                nextSleepCheck = now + SLEEP_NANOS;
+                checkHealthy();
+            }
+            idle = 0;
+        }
+    }
+
+    /** One sleep on this rank's doorbell, unless the last poll before it finds work. */
+    private void sleep(DeviceRequest request) {
+        if (SLEEP_TIMEOUT == null || !doorbellTaken.compareAndSet(false, true)) {
+            // another thread of this rank sleeps on the doorbell and drives progress when woken;
+            // completing this request unparks this thread
+            request.registerWaiter();
+            try {
+                if (!request.isComplete()) {
+                    LockSupport.parkNanos(200_000L);
+                }
+            } finally {
+                request.clearWaiter();
+            }
+            return;
+        }
+        try {
+            long sequenceAt = doorbell + ShmLayout.D_SEQUENCE;
+            long sleepersAt = doorbell + ShmLayout.D_SLEEPERS;
+            int sequence = ShmLayout.getIntAcquire(file, sequenceAt);
+            ShmLayout.getAndAddInt(file, sleepersAt, 1);
+            try {
+                // the poll after announcing: anything published before a peer could see us is found here
+                if (request.isComplete() || !progressLock.tryLock()) {
+                    return;
+                }
+                boolean moved;
+                try {
+                    moved = progress();
+                } finally {
+                    progressLock.unlock();
+                }
+                if (moved || request.isComplete()) {
+                    return;
+                }
+                sleeps.incrementAndGet();
+                Futex.await(file, sequenceAt, sequence, SLEEP_TIMEOUT);
+            } finally {
+                ShmLayout.getAndAddInt(file, sleepersAt, -1);
+            }
+        } finally {
+            doorbellTaken.set(false);
+        }
+    }
+
+    /** Wakes the threads sleeping on the doorbell at {@code bell}, if any announced themselves. */
+    private static void ring(MemorySegment file, long bell) {
+        VarHandle.fullFence();   // what was published before is visible before the sleepers are read
+        if (ShmLayout.getIntAcquire(file, bell + ShmLayout.D_SLEEPERS) != 0) {
+            ShmLayout.getAndAddInt(file, bell + ShmLayout.D_SEQUENCE, 1);
+            Futex.wakeAll(file, bell + ShmLayout.D_SEQUENCE);
+        }
+    }
+
+    /** True if waiting threads of this rank sleep after a short spin. */
+    public boolean blocking() {
+        return blocking;
+    }
+
+    /** How many times a thread of this rank went to sleep on its doorbell. */
+    public int sleeps() {
+        return sleeps.get();
     }
 
     // ------------------------------------------------------------------ liveness, abort, close

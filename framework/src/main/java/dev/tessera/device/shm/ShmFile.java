@@ -3,6 +3,7 @@ package dev.tessera.device.shm;
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.device.JobFailure;
+import dev.tessera.device.WaitMode;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -36,16 +37,17 @@ public final class ShmFile {
     /** Joins a pure shm job: local ranks are world ranks. */
     public static ShmDevice join(Path path, int rank, int size, Duration timeout, JobFailure failure) {
         return join(path, rank, size, timeout, failure, new dev.tessera.device.MatchingEngine(),
-                java.util.stream.IntStream.range(0, size).toArray());
+                java.util.stream.IntStream.range(0, size).toArray(), WaitMode.resolve(System.getenv(), rank, size));
     }
 
     /**
      * Joins as local rank {@code rank} of {@code size} ranks sharing {@code path}, whose world
      * ranks are {@code world}; arrivals go into {@code engine} (shared with other transports
-     * by the auto device).
+     * by the auto device); {@code wait} says whether its waiting threads sleep ({@link WaitMode#BLOCK})
+     * or poll.
      */
     public static ShmDevice join(Path path, int rank, int size, Duration timeout, JobFailure failure,
-                                 dev.tessera.device.MatchingEngine engine, int[] world) {
+                                 dev.tessera.device.MatchingEngine engine, int[] world, WaitMode wait) {
         int cellBytes = Integer.getInteger("tessera.shm.cellBytes", DEFAULT_CELL_BYTES);
         int cells = Integer.getInteger("tessera.shm.cells", DEFAULT_CELLS);
         long bytes = ShmLayout.fileBytes(size, cellBytes, cells);
@@ -79,6 +81,9 @@ public final class ShmFile {
         long me = ShmLayout.rankOffset(rank);
         file.set(ValueLayout.JAVA_LONG, me, ProcessHandle.current().pid());
         file.set(ValueLayout.JAVA_LONG, me + ShmLayout.R_PROBE, SingleCopy.prepare(ProcessHandle.current().pid()));
+        // Whether this rank may sleep is known before it counts itself in: peers read it once all have.
+        file.set(ValueLayout.JAVA_INT, ShmLayout.doorbellOffset(rank, size, cellBytes, cells) + ShmLayout.D_SLEEPS,
+                wait == WaitMode.BLOCK ? 1 : 0);
         ShmLayout.setIntRelease(file, me + 8, ShmLayout.STATE_ATTACHED);
         int count;
         do {
@@ -98,7 +103,8 @@ public final class ShmFile {
             }
             LockSupport.parkNanos(1_000_000L);
         }
-        return new ShmDevice(file, rank, size, cellBytes, cells, cellBytes - ShmLayout.CELL_HEADER, failure, engine, world);
+        return new ShmDevice(file, rank, size, cellBytes, cells, cellBytes - ShmLayout.CELL_HEADER, failure, engine, world,
+                wait);
     }
 
     private static MemorySegment map(Path path, long bytes, boolean create) throws IOException {

@@ -25,6 +25,10 @@ import java.lang.invoke.VarHandle;
  *   0   long  tail   (producer: next cell to write)       own cache line
  *  64   long  head   (consumer: next cell to read)        own cache line
  * 128   cells, each CELL_HEADER bytes of header then payload
+ * doorbells, one per rank, after the rings at HEADER_BYTES + size * size * ringBytes + 64 r
+ *   0   int   sequence: the futex word the rank sleeps on; a sender adds 1 and wakes it
+ *   4   int   sleepers: threads of the rank that announced they are about to sleep (or sleep)
+ *   8   int   1 if the rank may sleep (blocking wait): peers ring it after writing to it
  * cell header
  *   0   int   kind: FIRST (first piece of a message), MORE (continuation), ACK (synchronous send
  *               matched, or single-copy message read), SINGLE (a message the receiver reads from
@@ -60,6 +64,11 @@ final class ShmLayout {
     static final int RING_HEAD = 64;
     static final int RING_CELLS = 128;
 
+    static final int DOORBELL_BYTES = 64;
+    static final int D_SEQUENCE = 0;
+    static final int D_SLEEPERS = 4;
+    static final int D_SLEEPS = 8;
+
     static final int CELL_HEADER = 64;
     static final int C_KIND = 0;
     static final int C_TAG = 4;
@@ -90,7 +99,12 @@ final class ShmLayout {
     }
 
     static long fileBytes(int size, int cellBytes, int cells) {
-        return HEADER_BYTES + (long) size * size * ringBytes(cellBytes, cells);
+        return HEADER_BYTES + (long) size * size * ringBytes(cellBytes, cells) + (long) size * DOORBELL_BYTES;
+    }
+
+    /** The doorbell of local rank {@code rank}: its own cache line, after every ring. */
+    static long doorbellOffset(int rank, int size, int cellBytes, int cells) {
+        return HEADER_BYTES + (long) size * size * ringBytes(cellBytes, cells) + (long) rank * DOORBELL_BYTES;
     }
 
     static long ringOffset(int src, int dst, int size, int cellBytes, int cells) {
@@ -115,6 +129,10 @@ final class ShmLayout {
 
     static void setIntRelease(MemorySegment s, long offset, int value) {
         INT.setRelease(s, offset, value);
+    }
+
+    static int getAndAddInt(MemorySegment s, long offset, int delta) {
+        return (int) INT.getAndAdd(s, offset, delta);
     }
 
     static boolean casInt(MemorySegment s, long offset, int expect, int value) {

@@ -3,6 +3,7 @@ package dev.tessera.device.shm;
 import dev.tessera.device.ConnectedRank;
 import dev.tessera.device.DeviceProvider;
 import dev.tessera.device.JobEnvironment;
+import dev.tessera.device.WaitMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,8 +54,10 @@ public final class ShmProvider implements DeviceProvider {
                     + "(set by tessera run) or an mpirun/srun job id to name its shared file");
         }
         int[] world = link.worldRanks() != null ? link.worldRanks() : IntStream.range(0, env.size()).toArray();
+        // Inside the auto device the shm part is polled by the auto device's own wait loop: it never sleeps.
+        WaitMode wait = link.worldRanks() != null ? WaitMode.SPIN : WaitMode.resolve(env.variables(), env.rank(), env.size());
         ShmDevice d = ShmFile.join(shmFile(env.variables(), job), env.rank(), env.size(), env.startTimeout(),
-                link.failure(), link.engine(), world);
+                link.failure(), link.engine(), world, wait);
         return new ConnectedRank(d, env.rank(), env.size(), env.nodeId(), job);
     }
 

@@ -9,6 +9,7 @@ import dev.tessera.device.IdleStrategy;
 import dev.tessera.device.IncomingMessage;
 import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
+import dev.tessera.device.WaitMode;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -19,14 +20,27 @@ import java.lang.foreign.MemorySegment;
  * synchronous send leaves a reference to the sender's own buffer in the receiver's
  * unexpected queue and completes when the receiver copies from it (rendezvous: still one
  * copy). Completion wakes the waiting thread directly, so there is no progress thread.
+ *
+ * <p>A waiting thread spins, then parks until the completer unparks it. In
+ * {@link WaitMode#BLOCK} (more ranks than cores, or TESSERA_WAIT=block) it spins only
+ * briefly and parks at once, without the yield phase, for up to 100 ms at a time (to
+ * notice a failed job); otherwise it spins longer, yields, then parks with growing timeouts.
  */
 public final class SmpDevice extends MatchingDevice {
 
     private final SmpFabric fabric;
     private final int rank;
 
+    /** The blocking wait: a short spin, then parks that completion ends (unpark). */
+    private static final IdleStrategy BLOCKING = new dev.tessera.device.BackoffIdleStrategy(
+            Integer.getInteger("tessera.wait.spins", 200), 0, 100_000_000L, 100_000_000L);
+
     SmpDevice(SmpFabric fabric, int rank) {
-        super(fabric.engine(rank), fabric.failure(), IdleStrategy.backoff());
+        this(fabric, rank, WaitMode.resolve(System.getenv(), rank, fabric.size()));
+    }
+
+    SmpDevice(SmpFabric fabric, int rank, WaitMode wait) {
+        super(fabric.engine(rank), fabric.failure(), wait == WaitMode.BLOCK ? BLOCKING : IdleStrategy.backoff());
         this.fabric = fabric;
         this.rank = rank;
     }

@@ -1,0 +1,139 @@
+package dev.tessera.device.shm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.conformance.ProcessJobRunner;
+import dev.tessera.device.ThreadCpu;
+import dev.tessera.runtime.internal.ProcessBootstrap;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The shm device's blocking wait (TESSERA_WAIT=block), with real rank processes: a waiting
+ * rank sleeps on its doorbell instead of burning its core, and every wake-up arrives (a lost
+ * one would hang the job: the sleeps here are not bounded by the usual 100 ms liveness
+ * timeout, so the test's timeout would fail it).
+ */
+@Timeout(150)
+class ShmBlockingWaitTest {
+
+    private static ShmDevice device() {
+        return (ShmDevice) ProcessBootstrap.currentDevice();
+    }
+
+    /** A rank blocked in recv for about two seconds uses far less CPU time than wall time, and slept. */
+    @Test
+    void aWaitingRankSleepsInsteadOfSpinning() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=block"))
+                .run(2, ShmBlockingWaitTest::sleepWhileWaiting);
+    }
+
+    static void sleepWhileWaiting(Comm world) throws Exception {
+        int[] value = new int[1];
+        world.barrier();
+        if (world.rank() == 0) {
+            Thread.sleep(2_000);
+            value[0] = 42;
+            world.send(Buffer.of(value), 1, 7);
+        } else {
+            ShmDevice d = device();
+            assertTrue(d.blocking(), "rank 1: -Dtessera.wait=block did not select the blocking wait");
+            // watch this thread's scheduler state from another thread while it waits: asleep (S), not R
+            java.nio.file.Path me = ThreadCpu.self();
+            java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger asleep = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean waiting = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread watcher = new Thread(() -> {
+                while (waiting.get()) {
+                    char s = ThreadCpu.state(me);
+                    samples.incrementAndGet();
+                    if (s == 'S') {
+                        asleep.incrementAndGet();
+                    }
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            long cpu0 = ThreadCpu.nanos();
+            long wall0 = System.nanoTime();
+            watcher.start();
+            world.recv(Buffer.of(value), 0, 7);
+            waiting.set(false);
+            long cpu = ThreadCpu.nanos() - cpu0;
+            long wall = System.nanoTime() - wall0;
+            watcher.join();
+            assertEquals(42, value[0]);
+            assertTrue(d.sleeps() > 0, "rank 1 never slept on its doorbell");
+            assertTrue(asleep.get() > samples.get() / 2, "rank 1 was asleep in only " + asleep.get() + " of "
+                    + samples.get() + " looks at its state while it waited: it spun");
+            assertTrue(cpu < wall / 2, "rank 1 used " + cpu / 1_000_000 + " ms of CPU in a wait of "
+                    + wall / 1_000_000 + " ms: it spun instead of sleeping");
+        }
+        world.barrier();
+    }
+
+    /**
+     * Every wait sleeps at once (no spin) and sleeps are unbounded: ping-pong of small
+     * messages, large ones that fill the ring (the sender sleeps for room), synchronous sends
+     * (sleeping for the ACK) and a three-rank shift all complete with the right data.
+     */
+    @Test
+    void noWakeUpIsLostWhenEveryWaitSleeps() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(120), 0,
+                List.of("-Dtessera.wait=block", "-Dtessera.wait.spins=0", "-Dtessera.shm.sleepMillis=600000"))
+                .run(3, ShmBlockingWaitTest::pingPongAsleep);
+    }
+
+    static void pingPongAsleep(Comm world) {
+        int rank = world.rank();
+        long[] one = new long[1];
+        if (rank < 2) {
+            int peer = 1 - rank;
+            for (int i = 0; i < 2_000; i++) {
+                if (rank == 0) {
+                    one[0] = i;
+                    world.send(Buffer.of(one), peer, 1);
+                    world.recv(Buffer.of(one), peer, 2);
+                    assertEquals(i + 1, one[0]);
+                } else {
+                    world.recv(Buffer.of(one), peer, 1);
+                    assertEquals(i, one[0]);
+                    one[0]++;
+                    world.send(Buffer.of(one), peer, 2);
+                }
+            }
+            double[] big = new double[300_000];   // 2.4 MB: more than a ring holds
+            for (int round = 0; round < 5; round++) {
+                if (rank == 0) {
+                    java.util.Arrays.fill(big, round);
+                    world.ssend(Buffer.of(big), peer, 3);
+                } else {
+                    world.recv(Buffer.of(big), peer, 3);
+                    assertEquals(round, big[0]);
+                    assertEquals(round, big[big.length - 1]);
+                }
+            }
+        }
+        int size = world.size();
+        int[] out = new int[64];
+        int[] in = new int[64];
+        for (int step = 0; step < 200; step++) {
+            java.util.Arrays.fill(out, rank * 1000 + step);
+            world.sendrecv(Buffer.of(out), (rank + 1) % size, 5, Buffer.of(in), (rank + size - 1) % size, 5);
+            int[] expected = new int[64];
+            java.util.Arrays.fill(expected, ((rank + size - 1) % size) * 1000 + step);
+            assertArrayEquals(expected, in);
+        }
+        world.barrier();
+        assertTrue(device().sleeps() > 0, "rank " + rank + " never slept: the blocking path was not exercised");
+    }
+}
