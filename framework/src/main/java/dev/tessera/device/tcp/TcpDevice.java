@@ -114,6 +114,15 @@ public final class TcpDevice extends MatchingDevice {
         peers[peer] = new PeerConnection(rank, peer, channel, this);
     }
 
+    /** Attaches an accepted connection unless {@code peer} has one already; false then. */
+    synchronized boolean attachOnce(int peer, java.nio.channels.SocketChannel channel) {
+        if (peers[peer] != null) {
+            return false;
+        }
+        attach(peer, channel);
+        return true;
+    }
+
     void nodes(String[] names) {
         this.nodes = names.clone();
     }
