@@ -882,6 +882,10 @@ public class Comm {
         if (this.context < 4) {
             throw new TesseraException(ErrorClass.COMM, where("Comm.free") + ": the world and self communicators cannot be freed");
         }
+        if (freed) {
+            throw new TesseraException(ErrorClass.COMM, where("Comm.free") + ": communicator (context " + context
+                    + ") freed twice");
+        }
         freed = true;
     }
 

@@ -90,13 +90,33 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("tessera run: --threads and --ppn must not be negative");
             return 2;
         }
+        if (startTimeoutSeconds < 1) {
+            System.err.println("tessera run: --start-timeout must be at least 1 second, got " + startTimeoutSeconds);
+            return 2;
+        }
+        if (emulatedNodes < 0) {
+            System.err.println("tessera run: --emulate-nodes must not be negative, got " + emulatedNodes);
+            return 2;
+        }
         if (!bindTo.equals("core") && !bindTo.equals("none")) {
             System.err.println("tessera run: --bind-to must be core or none, got " + bindTo);
             return 2;
         }
         List<String> allHosts = new ArrayList<>(hosts);
         if (hostfile != null) {
-            allHosts.addAll(readHostfile(hostfile));
+            try {
+                allHosts.addAll(readHostfile(hostfile));
+            } catch (java.nio.file.NoSuchFileException e) {
+                System.err.println("tessera run: --hostfile " + hostfile + ": no such file");
+                return 2;
+            } catch (IOException e) {
+                System.err.println("tessera run: --hostfile " + hostfile + ": cannot read it: " + e.getMessage());
+                return 2;
+            }
+            if (allHosts.isEmpty()) {
+                System.err.println("tessera run: --hostfile " + hostfile + " names no host");
+                return 2;
+            }
         }
         LaunchSpec spec = new LaunchSpec(ranks, ranksPerNode, allHosts, threads, device, tagOutput,
                 classPath, mainClass, args, jvmOptions, Duration.ofSeconds(startTimeoutSeconds), bindTo.equals("core"));
