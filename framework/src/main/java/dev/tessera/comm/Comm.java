@@ -4,6 +4,7 @@ import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.internal.CommAccess;
 import dev.tessera.device.Device;
+import dev.tessera.device.BlockedCalls;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
 import dev.tessera.device.IdleStrategy;
@@ -139,6 +140,11 @@ public class Comm {
     }
 
     /** "rank R: call" for error messages (R is the world rank). */
+    /** How hang reports name this communicator. */
+    String reportName() {
+        return context == 0 ? "the world communicator" : "the communicator of context " + context + " (" + size() + " ranks)";
+    }
+
     String where(String call) {
         return "rank " + env.device.rank() + ": " + call;
     }
@@ -173,7 +179,11 @@ public class Comm {
         }
         DeviceRequest op = env.device.isend(buffer.sendSegment(), peers().worldRank(dest), tag, context,
                 buffer.type().code(), synchronous);
-        return new Request(this, call, op, null);
+        Request r = new Request(this, call, op, null);
+        if (BlockedCalls.enabled()) {
+            r.detail = "(dest " + dest + ", tag " + tag + ")";
+        }
+        return r;
     }
 
     /** Receives into {@code buffer}; the message may be shorter than the buffer. */
@@ -195,7 +205,12 @@ public class Comm {
         }
         ReceiveRequest op = env.device.irecv(buffer.receiveSegment(), worldSource(source), tag, context,
                 buffer.type().code());
-        return new Request(this, call, op, buffer);
+        Request r = new Request(this, call, op, buffer);
+        if (BlockedCalls.enabled()) {
+            r.detail = "(source " + (source == ANY_SOURCE ? "ANY_SOURCE" : Integer.toString(source)) + ", tag "
+                    + (tag == ANY_TAG ? "ANY_TAG" : Integer.toString(tag)) + ")";
+        }
+        return r;
     }
 
     /** Sends one message and receives another, without deadlock whatever the order on the peers. */
@@ -391,6 +406,9 @@ public class Comm {
     void checkCall(String call) {
         if (freed) {
             throw new TesseraException(ErrorClass.COMM, where(call) + ": communicator used after free()");
+        }
+        if (BlockedCalls.enabled()) {
+            BlockedCalls.call(where(call) + " on " + reportName());
         }
         ThreadLevel level = env.threadLevel;
         if ((level == ThreadLevel.FUNNELED || level == ThreadLevel.SINGLE)
