@@ -245,8 +245,18 @@ public class Comm {
         }
         int idle = 0;
         Envelope e;
-        while ((e = env.device.iprobe(worldSource(source), tag, context)) == null) {
-            idle = idleStep(idle);
+        BlockedCalls.Wait blocked = null;
+        try {
+            while ((e = env.device.iprobe(worldSource(source), tag, context)) == null) {
+                if (blocked == null && BlockedCalls.enabled()) {
+                    blocked = BlockedCalls.enter(env.device, where(call) + "(source "
+                            + (source == ANY_SOURCE ? "ANY_SOURCE" : Integer.toString(source)) + ", tag "
+                            + (tag == ANY_TAG ? "ANY_TAG" : Integer.toString(tag)) + ") on " + reportName());
+                }
+                idle = idleStep(idle);
+            }
+        } finally {
+            BlockedCalls.exit(blocked);
         }
         return probeStatus(e);
     }

@@ -79,6 +79,14 @@ public final class BlockedCalls {
             call += " [device: waiting for a message from rank " + (r.source == Device.ANY_SOURCE ? "any" : r.source)
                     + ", tag " + (r.tag == Device.ANY_TAG ? "any" : r.tag) + ", context " + r.context + "]";
         }
+        return enter(device, call);
+    }
+
+    /** A wait in a call that polls rather than waiting for a request (probe); null when reports are off. */
+    public static Wait enter(Device device, String call) {
+        if (AFTER_NANOS <= 0) {
+            return null;
+        }
         Wait w = new Wait(device, call);
         WAITING.put(Thread.currentThread(), w);
         startWatchdog();

@@ -39,6 +39,15 @@ class HangAndTimeLimitTest {
         }
     }
 
+    /** Both ranks probe for a message that never comes. */
+    public static final class ProbeDeadlock {
+        public static void main(String[] args) {
+            try (Session s = Tessera.init(args)) {
+                s.world().probe(1 - s.world().rank(), 9);
+            }
+        }
+    }
+
     /** Rank 0 loops for ever outside any call; rank 1 waits at a barrier. */
     public static final class EndlessLoop {
         public static void main(String[] args) {
@@ -108,6 +117,19 @@ class HangAndTimeLimitTest {
             assertTrue(o.output().contains(report), "missing '" + report + "' in:\n" + o.output());
         }
         assertTrue(o.output().contains("no progress for"), o.output());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"smp", "tcp"})
+    void aProbeThatNeverMatchesIsReported(String device) throws Exception {
+        Outcome o = tessera("-np", "2", "--device", device, "--hang-report", "4s", "--time-limit", "150s",
+                ProbeDeadlock.class.getName());
+        assertNotEquals(0, o.status(), o.output());
+        assertNotEquals(124, o.status(), "ended by the hang report, not the time limit:\n" + o.output());
+        for (int r = 0; r < 2; r++) {
+            String report = "hang report: rank " + r + ": Comm.probe(source " + (1 - r) + ", tag 9) on the world communicator";
+            assertTrue(o.output().contains(report), "missing '" + report + "' in:\n" + o.output());
+        }
     }
 
     @ParameterizedTest(name = "{0}")
