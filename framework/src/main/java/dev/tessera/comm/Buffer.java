@@ -48,8 +48,11 @@ public final class Buffer {
     }
 
     private static Buffer array(Object array, int length, int offset, int count, Datatype type) {
-        Objects.requireNonNull(array, "buffer array is null");
-        checkRange(length, offset, count);
+        if (array == null) {
+            throw new NullPointerException(where("Buffer.of(" + type.name().toLowerCase(java.util.Locale.ROOT) + "[])")
+                    + ": buffer array is null");
+        }
+        checkRange(length, offset, count, type);
         MemorySegment whole = switch (array) {
             case double[] a -> MemorySegment.ofArray(a);
             case float[] a -> MemorySegment.ofArray(a);
@@ -64,32 +67,51 @@ public final class Buffer {
         return new Buffer(whole.asSlice(offset * size, count * size), type, count, null, 0);
     }
 
-    private static void checkRange(int length, int offset, int count) {
+    private static void checkRange(int length, int offset, int count, Datatype type) {
+        checkRange(length, offset, count, type, "Buffer.of(" + type.name().toLowerCase(java.util.Locale.ROOT)
+                + "[], offset " + offset + ", count " + count + ")");
+    }
+
+    private static void checkRange(int length, int offset, int count, Datatype type, String call) {
         if (offset < 0 || count < 0 || offset > length - count) {
             throw new TesseraException(count < 0 ? ErrorClass.COUNT : ErrorClass.BUFFER,
-                    "buffer slice [offset " + offset + ", count " + count + "] outside array of length " + length);
+                    where(call) + ": buffer slice [offset " + offset + ", count " + count + "] outside "
+                            + (call.startsWith("Buffer.slice") ? "a buffer of " + length + " elements" : "array of length " + length));
         }
     }
 
-    public static Buffer of(double[] a) { return of(a, 0, a.length); }
-    public static Buffer of(double[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.DOUBLE); }
-    public static Buffer of(float[] a) { return of(a, 0, a.length); }
-    public static Buffer of(float[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.FLOAT); }
-    public static Buffer of(long[] a) { return of(a, 0, a.length); }
-    public static Buffer of(long[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.LONG); }
-    public static Buffer of(int[] a) { return of(a, 0, a.length); }
-    public static Buffer of(int[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.INT); }
-    public static Buffer of(short[] a) { return of(a, 0, a.length); }
-    public static Buffer of(short[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.SHORT); }
-    public static Buffer of(char[] a) { return of(a, 0, a.length); }
-    public static Buffer of(char[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.CHAR); }
-    public static Buffer of(byte[] a) { return of(a, 0, a.length); }
-    public static Buffer of(byte[] a, int offset, int count) { return array(a, a.length, offset, count, Datatype.BYTE); }
-    public static Buffer of(boolean[] a) { return of(a, 0, a.length); }
+    /**
+     * "rank R: CALL" when the calling thread belongs to a rank (a thread of an smp rank, or
+     * any thread of a process rank), else just CALL: buffers are often made before any
+     * communicator call, and the error should still say which rank made the bad one.
+     */
+    static String where(String call) {
+        dev.tessera.runtime.internal.RankBootstrap b = dev.tessera.runtime.internal.RankBootstrap.current();
+        dev.tessera.device.Device d = b != null ? b.device() : dev.tessera.runtime.internal.ProcessBootstrap.currentDevice();
+        return d != null ? "rank " + d.rank() + ": " + call : call;
+    }
+
+    public static Buffer of(double[] a) { return of(a, 0, a == null ? 0 : a.length); }
+    public static Buffer of(double[] a, int offset, int count) { return array(a, a == null ? 0 : a.length, offset, count, Datatype.DOUBLE); }
+    public static Buffer of(float[] a) { return of(a, 0, a == null ? 0 : a.length); }
+    public static Buffer of(float[] a, int offset, int count) { return array(a, a == null ? 0 : a.length, offset, count, Datatype.FLOAT); }
+    public static Buffer of(long[] a) { return of(a, 0, a == null ? 0 : a.length); }
+    public static Buffer of(long[] a, int offset, int count) { return array(a, a == null ? 0 : a.length, offset, count, Datatype.LONG); }
+    public static Buffer of(int[] a) { return of(a, 0, a == null ? 0 : a.length); }
+    public static Buffer of(int[] a, int offset, int count) { return array(a, a == null ? 0 : a.length, offset, count, Datatype.INT); }
+    public static Buffer of(short[] a) { return of(a, 0, a == null ? 0 : a.length); }
+    public static Buffer of(short[] a, int offset, int count) { return array(a, a == null ? 0 : a.length, offset, count, Datatype.SHORT); }
+    public static Buffer of(char[] a) { return of(a, 0, a == null ? 0 : a.length); }
+    public static Buffer of(char[] a, int offset, int count) { return array(a, a == null ? 0 : a.length, offset, count, Datatype.CHAR); }
+    public static Buffer of(byte[] a) { return of(a, 0, a == null ? 0 : a.length); }
+    public static Buffer of(byte[] a, int offset, int count) { return array(a, a == null ? 0 : a.length, offset, count, Datatype.BYTE); }
+    public static Buffer of(boolean[] a) { return of(a, 0, a == null ? 0 : a.length); }
 
     public static Buffer of(boolean[] a, int offset, int count) {
-        Objects.requireNonNull(a, "buffer array is null");
-        checkRange(a.length, offset, count);
+        if (a == null) {
+            throw new NullPointerException(where("Buffer.of(boolean[])") + ": buffer array is null");
+        }
+        checkRange(a.length, offset, count, Datatype.BOOLEAN);
         return new Buffer(MemorySegment.ofArray(new byte[count]), Datatype.BOOLEAN, count, a, offset);
     }
 
@@ -100,15 +122,18 @@ public final class Buffer {
      * devices move data on threads of their own, which a confined segment refuses.
      */
     public static Buffer of(MemorySegment segment, Datatype type) {
-        Objects.requireNonNull(segment, "buffer segment is null");
-        Objects.requireNonNull(type, "datatype is null");
+        if (segment == null || type == null) {
+            throw new NullPointerException(where("Buffer.of(MemorySegment, Datatype)") + ": "
+                    + (segment == null ? "buffer segment" : "datatype") + " is null");
+        }
         if (type == Datatype.OBJECT || type == Datatype.BOOLEAN) {
-            throw new TesseraException(ErrorClass.TYPE, "a memory segment cannot hold " + type + " elements; use BYTE");
+            throw new TesseraException(ErrorClass.TYPE, where("Buffer.of(MemorySegment, " + type + ")")
+                    + ": a memory segment cannot hold " + type + " elements; use BYTE");
         }
         long n = segment.byteSize() / type.byteSize();
         if (n * type.byteSize() != segment.byteSize() || n > Integer.MAX_VALUE) {
-            throw new TesseraException(ErrorClass.BUFFER, "segment of " + segment.byteSize()
-                    + " bytes is not a whole number (< 2^31) of " + type + " elements");
+            throw new TesseraException(ErrorClass.BUFFER, where("Buffer.of(MemorySegment, " + type + ")")
+                    + ": segment of " + segment.byteSize() + " bytes is not a whole number (< 2^31) of " + type + " elements");
         }
         if (!segment.isAccessibleBy(OTHER_THREAD)) {
             return new Buffer(MemorySegment.ofArray(new byte[Math.toIntExact(segment.byteSize())]), type, (int) n,
@@ -140,7 +165,7 @@ public final class Buffer {
 
     /** Elements {@code [offset, offset + count)} of this buffer. */
     public Buffer slice(int offset, int count) {
-        checkRange(this.count, offset, count);
+        checkRange(this.count, offset, count, type, "Buffer.slice(offset " + offset + ", count " + count + ")");
         long size = type.byteSize();
         MemorySegment s = segment.asSlice(offset * size, count * size);
         MemorySegment c = confined == null ? null : confined.asSlice(offset * size, count * size);

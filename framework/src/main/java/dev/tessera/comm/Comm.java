@@ -4,6 +4,7 @@ import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.internal.CommAccess;
 import dev.tessera.device.Device;
+import dev.tessera.device.BlockedCalls;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
 import dev.tessera.device.IdleStrategy;
@@ -144,6 +145,11 @@ public class Comm {
     }
 
     /** "rank R: call" for error messages (R is the world rank). */
+    /** How hang reports name this communicator. */
+    String reportName() {
+        return context == 0 ? "the world communicator" : "the communicator of context " + context + " (" + size() + " ranks)";
+    }
+
     String where(String call) {
         return "rank " + env.device.rank() + ": " + call;
     }
@@ -178,7 +184,11 @@ public class Comm {
         }
         DeviceRequest op = env.device.isend(buffer.sendSegment(), peers().worldRank(dest), tag, context,
                 buffer.type().code(), synchronous);
-        return new Request(this, call, op, null);
+        Request r = new Request(this, call, op, null);
+        if (BlockedCalls.enabled()) {
+            r.detail = "(dest " + dest + ", tag " + tag + ")";
+        }
+        return r;
     }
 
     /** Receives into {@code buffer}; the message may be shorter than the buffer. */
@@ -200,7 +210,12 @@ public class Comm {
         }
         ReceiveRequest op = env.device.irecv(buffer.receiveSegment(), worldSource(source), tag, context,
                 buffer.type().code());
-        return new Request(this, call, op, buffer);
+        Request r = new Request(this, call, op, buffer);
+        if (BlockedCalls.enabled()) {
+            r.detail = "(source " + (source == ANY_SOURCE ? "ANY_SOURCE" : Integer.toString(source)) + ", tag "
+                    + (tag == ANY_TAG ? "ANY_TAG" : Integer.toString(tag)) + ")";
+        }
+        return r;
     }
 
     /** Sends one message and receives another, without deadlock whatever the order on the peers. */
@@ -235,8 +250,18 @@ public class Comm {
         }
         int idle = 0;
         Envelope e;
-        while ((e = env.device.iprobe(worldSource(source), tag, context)) == null) {
-            idle = idleStep(idle);
+        BlockedCalls.Wait blocked = null;
+        try {
+            while ((e = env.device.iprobe(worldSource(source), tag, context)) == null) {
+                if (blocked == null && BlockedCalls.enabled()) {
+                    blocked = BlockedCalls.enter(env.device, where(call) + "(source "
+                            + (source == ANY_SOURCE ? "ANY_SOURCE" : Integer.toString(source)) + ", tag "
+                            + (tag == ANY_TAG ? "ANY_TAG" : Integer.toString(tag)) + ") on " + reportName());
+                }
+                idle = idleStep(idle);
+            }
+        } finally {
+            BlockedCalls.exit(blocked);
         }
         return probeStatus(e);
     }
@@ -396,6 +421,9 @@ public class Comm {
     void checkCall(String call) {
         if (freed) {
             throw new TesseraException(ErrorClass.COMM, where(call) + ": communicator used after free()");
+        }
+        if (BlockedCalls.enabled()) {
+            BlockedCalls.call(where(call) + " on " + reportName());
         }
         ThreadLevel level = env.threadLevel;
         if ((level == ThreadLevel.FUNNELED || level == ThreadLevel.SINGLE)
@@ -886,6 +914,10 @@ public class Comm {
     public void free() {
         if (this.context < 4) {
             throw new TesseraException(ErrorClass.COMM, where("Comm.free") + ": the world and self communicators cannot be freed");
+        }
+        if (freed) {
+            throw new TesseraException(ErrorClass.COMM, where("Comm.free") + ": communicator (context " + context
+                    + ") freed twice");
         }
         freed = true;
     }

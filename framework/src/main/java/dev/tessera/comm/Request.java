@@ -2,6 +2,7 @@ package dev.tessera.comm;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
+import dev.tessera.device.BlockedCalls;
 import dev.tessera.device.DeviceRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,9 @@ public class Request {
         this.stepper = stepper;
     }
 
+    /** Peer and tag, for hang reports (set only when they are on). */
+    String detail;
+
     Comm comm() {
         return comm;
     }
@@ -56,6 +60,9 @@ public class Request {
 
     /** Blocks until the operation completes; returns its status. */
     public Status await() {
+        if (BlockedCalls.enabled() && !op.isComplete()) {
+            BlockedCalls.call(comm.where(call) + (detail != null ? detail : "") + " on " + comm.reportName());
+        }
         if (stepper != null) {
             for (int idle = 0; !stepper.getAsBoolean(); idle++) {
                 if (!comm.device().progress()) {

@@ -22,6 +22,7 @@ public abstract class AbstractDevice implements Device {
         BackoffIdleStrategy backoff = idle instanceof BackoffIdleStrategy b ? b : null;
         int idleCount = 0;
         boolean registered = false;
+        BlockedCalls.Wait blocked = BlockedCalls.enter(this, request);
         pollingStarted();
         try {
             while (!request.isComplete()) {
@@ -43,6 +44,7 @@ public abstract class AbstractDevice implements Device {
                 idle.idle(idleCount++);
             }
         } finally {
+            BlockedCalls.exit(blocked);
             pollingEnded(registered);
             if (registered) {
                 request.clearWaiter();

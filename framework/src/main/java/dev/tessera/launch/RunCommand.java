@@ -74,6 +74,17 @@ final class RunCommand implements Callable<Integer> {
                     + "exceed its cores. Default: ${DEFAULT-VALUE}.")
     String bindTo;
 
+    @Option(names = "--time-limit", paramLabel = "DURATION",
+            description = "End the job when it has run this long (like srun -t): 90s, 30m, 2h, or [h:]mm:ss. "
+                    + "Exit status 124. Default: no limit.")
+    String timeLimit;
+
+    @Option(names = "--hang-report", paramLabel = "DURATION",
+            description = "When a rank has waited this long in one blocking call, print which call (rank, call, "
+                    + "communicator, peer, tag) and, if it still waits 10 s later (at most DURATION), end the job: "
+                    + "for deadlocks. Same forms as --time-limit. Default: off.")
+    String hangReport;
+
     @Parameters(index = "0", paramLabel = "MAIN", description = "The program's main class.")
     String mainClass;
 
@@ -90,13 +101,50 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("tessera run: --threads and --ppn must not be negative");
             return 2;
         }
+        if (startTimeoutSeconds < 1) {
+            System.err.println("tessera run: --start-timeout must be at least 1 second, got " + startTimeoutSeconds);
+            return 2;
+        }
+        if (emulatedNodes < 0) {
+            System.err.println("tessera run: --emulate-nodes must not be negative, got " + emulatedNodes);
+            return 2;
+        }
+        Duration limit = null;
+        Duration hang = null;
+        try {
+            limit = timeLimit == null ? null : duration("--time-limit", timeLimit);
+            hang = hangReport == null ? null : duration("--hang-report", hangReport);
+        } catch (IllegalArgumentException e) {
+            System.err.println("tessera run: " + e.getMessage());
+            return 2;
+        }
+        if (hang != null) {
+            // every rank reads it: process ranks from their JVM options, smp ranks from this JVM
+            jvmOptions.add("-Dtessera.hangReport=" + hang.toSeconds());
+            System.setProperty("tessera.hangReport", Long.toString(hang.toSeconds()));
+        }
+        if (limit != null) {
+            startTimeLimit(limit, timeLimit);
+        }
         if (!bindTo.equals("core") && !bindTo.equals("none")) {
             System.err.println("tessera run: --bind-to must be core or none, got " + bindTo);
             return 2;
         }
         List<String> allHosts = new ArrayList<>(hosts);
         if (hostfile != null) {
-            allHosts.addAll(readHostfile(hostfile));
+            try {
+                allHosts.addAll(readHostfile(hostfile));
+            } catch (java.nio.file.NoSuchFileException e) {
+                System.err.println("tessera run: --hostfile " + hostfile + ": no such file");
+                return 2;
+            } catch (IOException e) {
+                System.err.println("tessera run: --hostfile " + hostfile + ": cannot read it: " + e.getMessage());
+                return 2;
+            }
+            if (allHosts.isEmpty()) {
+                System.err.println("tessera run: --hostfile " + hostfile + " names no host");
+                return 2;
+            }
         }
         LaunchSpec spec = new LaunchSpec(ranks, ranksPerNode, allHosts, threads, device, tagOutput,
                 classPath, mainClass, args, jvmOptions, Duration.ofSeconds(startTimeoutSeconds), bindTo.equals("core"));
@@ -125,6 +173,56 @@ final class RunCommand implements Callable<Integer> {
                 yield new dev.tessera.launch.process.MpiLauncher(System.err).run(spec, mpiCollectives);
             }
         };
+    }
+
+    /**
+     * 90s, 30m, 2h, 45 with a unit missing refused; or [h:]mm:ss as srun writes it. At least 1 s.
+     */
+    static Duration duration(String option, String text) {
+        String t = text.trim();
+        Duration d;
+        try {
+            if (t.matches("\\d+[smh]")) {
+                long n = Long.parseLong(t.substring(0, t.length() - 1));
+                d = switch (t.charAt(t.length() - 1)) {
+                    case 's' -> Duration.ofSeconds(n);
+                    case 'm' -> Duration.ofMinutes(n);
+                    default -> Duration.ofHours(n);
+                };
+            } else if (t.matches("(\\d+:)?\\d+:\\d{2}")) {
+                String[] f = t.split(":");
+                long s = 0;
+                for (String part : f) {
+                    s = s * 60 + Long.parseLong(part);
+                }
+                d = Duration.ofSeconds(s);
+            } else {
+                throw new IllegalArgumentException(option + " " + text + ": give a unit (90s, 30m, 2h) or [h:]mm:ss");
+            }
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(option + " " + text + ": not a duration");
+        }
+        if (d.toSeconds() < 1) {
+            throw new IllegalArgumentException(option + " must be at least 1 second, got " + text);
+        }
+        return d;
+    }
+
+    /**
+     * Ends this launcher (and with it, through its shutdown hooks, every rank process or the
+     * mpirun it started; smp ranks are its threads) when the limit is reached, with status 124.
+     */
+    private static void startTimeLimit(Duration limit, String text) {
+        Thread.ofPlatform().daemon().name("tessera-time-limit").start(() -> {
+            try {
+                Thread.sleep(limit.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            System.err.println("tessera run: time limit " + text + " reached; ending the job");
+            System.err.flush();
+            System.exit(124);
+        });
     }
 
     static List<String> readHostfile(Path file) throws IOException {

@@ -628,14 +628,19 @@ public final class MpiDevice extends MatchingDevice {
             return;
         }
         int idleCount = 0;
-        while (!request.isComplete()) {
-            if (progress(request)) {
-                idleCount = 0;
-                continue;
+        dev.tessera.device.BlockedCalls.Wait blocked = dev.tessera.device.BlockedCalls.enter(this, request);
+        try {
+            while (!request.isComplete()) {
+                if (progress(request)) {
+                    idleCount = 0;
+                    continue;
+                }
+                failure.check();
+                checkOpen();
+                idle.idle(Math.min(idleCount++, 2_100));
             }
-            failure.check();
-            checkOpen();
-            idle.idle(Math.min(idleCount++, 2_100));
+        } finally {
+            dev.tessera.device.BlockedCalls.exit(blocked);
         }
     }
 

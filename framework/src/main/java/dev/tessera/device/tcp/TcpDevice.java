@@ -114,6 +114,15 @@ public final class TcpDevice extends MatchingDevice {
         peers[peer] = new PeerConnection(rank, peer, channel, this);
     }
 
+    /** Attaches an accepted connection unless {@code peer} has one already; false then. */
+    synchronized boolean attachOnce(int peer, java.nio.channels.SocketChannel channel) {
+        if (peers[peer] != null) {
+            return false;
+        }
+        attach(peer, channel);
+        return true;
+    }
+
     void nodes(String[] names) {
         this.nodes = names.clone();
     }
@@ -365,12 +374,12 @@ public final class TcpDevice extends MatchingDevice {
         ByteBuffer in = c.input;
         int p = in.position();
         if (in.getInt(p + Frame.OFF_MAGIC) != Frame.MAGIC) {
-            throw new IOException("corrupt frame from rank " + c.peer + " (bad magic)");
+            throw new CorruptFrame("corrupt frame from rank " + c.peer + " (bad magic)");
         }
         byte type = in.get(p + Frame.OFF_TYPE);
         long len = in.getLong(p + Frame.OFF_LENGTH);
         if (len < 0 || len > Frame.MAX_LENGTH) {
-            throw new IOException("corrupt frame from rank " + c.peer + " (length " + len + ")");
+            throw new CorruptFrame("corrupt frame from rank " + c.peer + " (length " + len + ")");
         }
         Envelope env = new Envelope(c.peer, in.getInt(p + Frame.OFF_TAG), in.getInt(p + Frame.OFF_CONTEXT), len,
                 in.getInt(p + Frame.OFF_TYPE_CODE));
@@ -388,7 +397,7 @@ public final class TcpDevice extends MatchingDevice {
             case Frame.CTS -> {
                 PendingSend s = pendingSends.remove(id);
                 if (s == null) {
-                    throw new IOException("CTS for unknown rendezvous " + id + " from rank " + c.peer);
+                    throw new CorruptFrame("corrupt frame from rank " + c.peer + " (CTS for unknown rendezvous " + id + ")");
                 }
                 c.send(new PeerConnection.Outgoing(Frame.header(Frame.RDATA, 0, 0, 0, id, s.buffer().byteSize()),
                         s.buffer(), s.request()));
@@ -404,12 +413,26 @@ public final class TcpDevice extends MatchingDevice {
                 endInput(c);
                 failure.report(c.peer, new RemoteRankFailure(new String(text, StandardCharsets.UTF_8)));
             }
-            default -> throw new IOException("corrupt frame from rank " + c.peer + " (type " + type + ")");
+            default -> throw new CorruptFrame("corrupt frame from rank " + c.peer + " (type " + type + ")");
+        }
+    }
+
+    /** A frame that breaks the protocol: the connection cannot be trusted further. */
+    static final class CorruptFrame extends IOException {
+        CorruptFrame(String message) {
+            super(message);
         }
     }
 
     /** A connection broke (read or write side): unless it was closed on purpose, the peer has failed. */
     void connectionFailed(PeerConnection conn, Exception e) {
+        if (e instanceof CorruptFrame && !closing) {
+            LOG.log(System.Logger.Level.DEBUG, "connection to rank " + conn.peer + " closed", e);
+            failure.report(conn.peer, new RemoteRankFailure(e.getMessage()
+                    + " on the tcp connection to rank " + rank + "; connection closed (a bug, memory corruption, or "
+                    + "something that is not Tessera writing to the connection)"));
+            return;
+        }
         if (!conn.saidGoodbye && !closing) {
             LOG.log(System.Logger.Level.DEBUG, "connection to rank " + conn.peer + " ended", e);
             failure.report(conn.peer, new RemoteRankFailure("connection lost ("
@@ -420,7 +443,7 @@ public final class TcpDevice extends MatchingDevice {
 
     private void onData(PeerConnection c, Envelope env, long len) throws IOException {
         if (len > Integer.MAX_VALUE - 16) {
-            throw new IOException("eager frame of " + len + " bytes from rank " + c.peer);
+            throw new CorruptFrame("corrupt frame from rank " + c.peer + " (a data frame of " + len + " bytes)");
         }
         if (len <= c.input.capacity() - Frame.HEADER_BYTES) {
             // the payload fits the input buffer (every eager message does): gather it there, then
@@ -447,7 +470,7 @@ public final class TcpDevice extends MatchingDevice {
     private void onRendezvousData(PeerConnection c, int id, long len) throws IOException {
         PendingReceive pending = pendingReceives.remove(key(c.peer, id));
         if (pending == null) {
-            throw new IOException("RDATA for unknown rendezvous " + id + " from rank " + c.peer);
+            throw new CorruptFrame("corrupt frame from rank " + c.peer + " (RDATA for unknown rendezvous " + id + ")");
         }
         ReceiveRequest r = pending.receive();
         Envelope announced = pending.envelope();

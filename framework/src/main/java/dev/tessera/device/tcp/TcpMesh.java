@@ -16,13 +16,21 @@ import java.util.concurrent.locks.LockSupport;
  * Builds the tcp device's all-to-all connections at startup. Every rank listens on an
  * ephemeral port and publishes "host port" through the rendezvous; rank i then connects
  * to every rank j < i and accepts one connection from every rank j > i, so each pair has
- * exactly one connection. Accepted connections must pass the {@link Handshake} (job
- * secret); anything else is logged and dropped while the rank keeps accepting. Once the
+ * exactly one connection. Both ends of every connection prove to each other that they know
+ * the job secret ({@link Handshake}, challenge-response: the secret never travels); anything
+ * else is logged and dropped while the rank keeps accepting. Handshakes run concurrently,
+ * each bounded in time, so idle or hostile connections cannot hold up the ranks. Once the
  * mesh is complete the listening socket is closed: nothing can connect later.
  */
 public final class TcpMesh {
 
     private static final System.Logger LOG = System.getLogger("dev.tessera.device.tcp");
+
+    /** How long one connection may take to complete its handshake (-Dtessera.tcp.handshakeSeconds). */
+    static final Duration HANDSHAKE = Duration.ofSeconds(Long.getLong("tessera.tcp.handshakeSeconds", 10));
+
+    /** Handshakes in progress at once; connections beyond that are closed at once. */
+    static final int MAX_PENDING_HANDSHAKES = 1024;
 
     /**
      * What a rank needs to join: its rank, the job size, the job secret, where to
@@ -85,47 +93,79 @@ public final class TcpMesh {
         String[] parts = entry.split("\\s+");
         InetSocketAddress target = new InetSocketAddress(parts[0], Integer.parseInt(parts[1]));
         long deadline = System.nanoTime() + spec.startTimeout().toNanos();
+        IOException refused = null;
         while (true) {
+            SocketChannel ch = null;
             try {
-                SocketChannel ch = SocketChannel.open();
+                ch = SocketChannel.open();
                 tune(ch);
                 ch.connect(target);
-                Handshake.send(ch, spec.rank(), spec.secret());
+                // One attempt waits at most HANDSHAKE for the other side's answers, then tries again.
+                Handshake.send(ch, spec.rank(), peer, spec.secret(),
+                        Math.min(deadline, System.nanoTime() + HANDSHAKE.toNanos()));
                 return ch;
             } catch (IOException e) {
+                if (ch != null) {
+                    ch.close();
+                }
+                if (e instanceof Handshake.Refused) {
+                    refused = e;
+                }
                 if (System.nanoTime() > deadline) {
-                    throw new IOException("cannot connect to rank " + peer + " at " + target + ": " + e.getMessage(), e);
+                    // A listener that failed the proof is the story, more than the last attempt's timeout.
+                    IOException reason = refused != null ? refused : e;
+                    throw new IOException("cannot connect to rank " + peer + " at " + target + ": " + reason.getMessage(), reason);
                 }
                 LockSupport.parkNanos(20_000_000L);
             }
         }
     }
 
+    /**
+     * Accepts until every higher rank has connected. Each connection is authenticated on a
+     * thread of its own within {@link #HANDSHAKE}, so connections that never complete a
+     * handshake (idle, slow, hostile) delay nobody: the listener goes on accepting, and
+     * such a connection is closed when its time is up.
+     */
     private static void acceptAll(ServerSocketChannel server, Spec spec, TcpDevice device) {
         int expected = spec.size() - 1 - spec.rank();
-        int accepted = 0;
+        java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(MAX_PENDING_HANDSHAKES);
         long deadline = System.nanoTime() + spec.startTimeout().toNanos();
         try {
             server.configureBlocking(false);
-            while (accepted < expected && System.nanoTime() < deadline) {
+            while (accepted.get() < expected && System.nanoTime() < deadline) {
                 SocketChannel ch = server.accept();
                 if (ch == null) {
                     LockSupport.parkNanos(2_000_000L);
                     continue;
                 }
-                try {
-                    int peer = Handshake.receive(ch, spec.secret(), spec.size(), Duration.ofSeconds(5));
-                    if (peer <= spec.rank() || device.isAttached(peer)) {
-                        throw new IOException("unexpected connection from rank " + peer);
-                    }
-                    tune(ch);
-                    device.attach(peer, ch);
-                    accepted++;
-                } catch (IOException e) {
-                    LOG.log(System.Logger.Level.WARNING, "rank " + spec.rank() + ": rejected connection from "
-                            + remote(ch) + ": " + e.getMessage());
+                if (!inFlight.tryAcquire()) {
+                    LOG.log(System.Logger.Level.WARNING, "rank " + spec.rank() + ": " + MAX_PENDING_HANDSHAKES
+                            + " handshakes in progress; dropped a connection from " + remote(ch));
                     ch.close();
+                    continue;
                 }
+                Thread.ofVirtual().name("tessera-tcp-handshake-" + spec.rank()).start(() -> {
+                    try {
+                        int peer = Handshake.receive(ch, spec.secret(), spec.rank(), spec.size(), HANDSHAKE);
+                        tune(ch);
+                        if (peer <= spec.rank() || !device.attachOnce(peer, ch)) {
+                            throw new IOException("unexpected connection from rank " + peer);
+                        }
+                        accepted.incrementAndGet();
+                    } catch (IOException | RuntimeException e) {
+                        LOG.log(System.Logger.Level.WARNING, "rank " + spec.rank() + ": rejected connection from "
+                                + remote(ch) + ": " + e.getMessage());
+                        try {
+                            ch.close();
+                        } catch (IOException ignored) {
+                            // closing a rejected connection
+                        }
+                    } finally {
+                        inFlight.release();
+                    }
+                });
             }
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "rank " + spec.rank() + ": accepting connections failed: " + e);

@@ -5,6 +5,7 @@ import dev.tessera.TesseraException;
 import dev.tessera.device.ConnectedRank;
 import dev.tessera.device.DeviceProvider;
 import dev.tessera.device.JobEnvironment;
+import dev.tessera.device.PrivateDirectory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -24,7 +25,9 @@ import java.util.stream.Stream;
  *
  * <p>Rendezvous: TESSERA_ROOT=host:port (a TCP store on rank 0, with TESSERA_SECRET), else a
  * directory all ranks see (TESSERA_RENDEZVOUS_DIR; under mpirun or srun without it, one
- * derived from the job id, removed by rank 0 once the mesh is complete). Without
+ * derived from the job id in a directory of this user's, removed by rank 0 once the mesh is
+ * complete). Every rendezvous directory must be this user's and not writable by others
+ * ({@link PrivateDirectory}); one that is not is refused. Without
  * TESSERA_SECRET rank 0 writes a fresh one into the rendezvous directory. Other variables:
  * TESSERA_IFACE (interface or address to listen on), TESSERA_LOCAL_ONLY=1 (loopback),
  * TESSERA_EAGER_LIMIT (bytes).
@@ -73,7 +76,13 @@ public final class TcpProvider implements DeviceProvider {
             }
             rendezvous = new TcpStoreRendezvous(root, rank, secret);
         } else {
-            DirectoryRendezvous dir = new DirectoryRendezvous(rendezvousDir(env));
+            Path where = rendezvousDir(env);
+            try {
+                PrivateDirectory.ensure(where);
+            } catch (IOException e) {
+                throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": " + e.getMessage(), e);
+            }
+            DirectoryRendezvous dir = new DirectoryRendezvous(where);
             if (secret == null || secret.isBlank()) {
                 secret = dir.shared("secret", rank == 0, TcpProvider::newSecret, env.startTimeout());
             }
@@ -98,12 +107,20 @@ public final class TcpProvider implements DeviceProvider {
             return Path.of(dir);
         }
         String ompiJob = env.variable("OMPI_MCA_ess_base_jobid", env.variable("OMPI_MCA_orte_ess_jobid", null));
-        if (ompiJob != null) {
-            return Path.of(System.getProperty("java.io.tmpdir"), "tessera-ompi-" + ompiJob.replaceAll("[^A-Za-z0-9_.-]", "_"));
-        }
-        String slurmJob = env.variable("SLURM_JOB_ID", null);
-        if (slurmJob != null) {
-            return Path.of(env.variable("HOME", System.getProperty("java.io.tmpdir")), ".tessera", "slurm-" + slurmJob);
+        try {
+            if (ompiJob != null) {
+                // Not a fixed name in the shared /tmp (another user could make it first): a directory of this
+                // user's, in $XDG_RUNTIME_DIR, $TMPDIR or the temporary directory.
+                return PrivateDirectory.userBase(env.variables()).resolve("ompi-" + ompiJob.replaceAll("[^A-Za-z0-9_.-]", "_"));
+            }
+            String slurmJob = env.variable("SLURM_JOB_ID", null);
+            if (slurmJob != null) {
+                // Ranks on several nodes must see it: the home directory (shared on clusters), checked as above.
+                Path base = PrivateDirectory.ensure(Path.of(env.variable("HOME", System.getProperty("java.io.tmpdir")), ".tessera"));
+                return base.resolve("slurm-" + slurmJob);
+            }
+        } catch (IOException e) {
+            throw new TesseraException(ErrorClass.OTHER, "rank " + env.rank() + ": " + e.getMessage(), e);
         }
         throw new TesseraException(ErrorClass.OTHER, "rank " + env.rank()
                 + ": no rendezvous: set TESSERA_RENDEZVOUS_DIR to a directory all ranks can see");

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,11 @@ import java.util.concurrent.locks.LockSupport;
  * Rendezvous through a TCP store on rank 0 ({@code TESSERA_ROOT=host:port}, like
  * MASTER_ADDR/MASTER_PORT): rank 0 listens there, every other rank connects and sends
  * its rank and line, and once all have arrived rank 0 answers each with the whole table.
- * Connections must open with the job secret; anything else is dropped. The store closes
- * after the exchange.
+ * Store and rank first prove to each other that they know the job secret (HMAC-SHA256 over
+ * fresh nonces of both, compared in constant time, as in the device's {@link Handshake}; the
+ * secret never travels); anything else is dropped. Each connection is handled on its own
+ * thread within a bounded time, so idle connections delay nobody. The store closes after
+ * the exchange.
  */
 public final class TcpStoreRendezvous implements Rendezvous {
 
@@ -69,58 +73,103 @@ public final class TcpStoreRendezvous implements Rendezvous {
     private String[] serve(int size, Duration timeout) throws IOException {
         String[] lines = new String[size];
         lines[0] = myLine;
-        List<Socket> clients = new ArrayList<>();
+        Socket[] clients = new Socket[size];
+        java.util.concurrent.atomic.AtomicInteger arrived = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(TcpMesh.MAX_PENDING_HANDSHAKES);
         long deadline = System.nanoTime() + timeout.toNanos();
         try (server) {
-            while (clients.size() < size - 1) {
+            while (arrived.get() < size - 1) {
                 long left = (deadline - System.nanoTime()) / 1_000_000;
                 if (left <= 0) {
                     List<Integer> missing = new ArrayList<>();
-                    for (int r = 1; r < size; r++) {
-                        if (lines[r] == null) {
-                            missing.add(r);
+                    synchronized (lines) {
+                        for (int r = 1; r < size; r++) {
+                            if (lines[r] == null) {
+                                missing.add(r);
+                            }
                         }
                     }
                     throw new TesseraException(ErrorClass.PROC_FAILED, "rank 0: startup timeout after "
                             + timeout.toSeconds() + " s: rank(s) " + missing + " never reached TESSERA_ROOT " + host + ":" + port);
                 }
-                server.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
+                // Short waits: a joiner authenticated on another thread ends the loop soon after.
+                server.setSoTimeout((int) Math.min(left, 50));
                 Socket s;
                 try {
                     s = server.accept();
                 } catch (SocketTimeoutException e) {
                     continue;
                 }
-                try {
-                    s.setSoTimeout(5000);
-                    DataInputStream in = new DataInputStream(s.getInputStream());
-                    if (in.readInt() != MAGIC || !in.readUTF().equals(secret)) {
-                        throw new IOException("bad magic or secret");
-                    }
-                    int rank = in.readInt();
-                    String line = in.readUTF();
-                    if (rank <= 0 || rank >= size || lines[rank] != null) {
-                        throw new IOException("unexpected rank " + rank);
-                    }
-                    lines[rank] = line;
-                    clients.add(s);
-                } catch (IOException e) {
-                    System.getLogger("dev.tessera.device.tcp").log(System.Logger.Level.WARNING,
-                            "rank 0: rejected rendezvous connection from " + s.getRemoteSocketAddress() + ": " + e.getMessage());
+                if (!inFlight.tryAcquire()) {
                     s.close();
+                    continue;
                 }
+                // Each joiner is authenticated on a thread of its own within a bounded time, so idle or
+                // hostile connections hold up nobody.
+                Thread.ofVirtual().name("tessera-store-join").start(() -> {
+                    try {
+                        s.setSoTimeout((int) TcpMesh.HANDSHAKE.toMillis());
+                        long until = System.nanoTime() + TcpMesh.HANDSHAKE.toNanos();
+                        DataInputStream in = new DataInputStream(s.getInputStream());
+                        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                        if (in.readInt() != MAGIC) {
+                            throw new IOException("bad magic");
+                        }
+                        int rank = in.readInt();
+                        if (rank <= 0 || rank >= size) {
+                            throw new IOException("invalid rank " + rank);
+                        }
+                        byte[] nc = new byte[Handshake.NONCE];
+                        in.readFully(nc);
+                        byte[] ns = Handshake.nonce();
+                        out.write(ns);
+                        out.write(Handshake.proof(secret, "tessera-store serve", rank, 0, nc, ns));
+                        out.flush();
+                        byte[] pc = new byte[Handshake.PROOF];
+                        in.readFully(pc);
+                        if (!MessageDigest.isEqual(pc, Handshake.proof(secret, "tessera-store join", rank, 0, nc, ns))) {
+                            throw new IOException("wrong proof of the job secret from a peer claiming rank " + rank);
+                        }
+                        String line = in.readUTF();
+                        if (System.nanoTime() > until) {
+                            throw new IOException("handshake took longer than " + TcpMesh.HANDSHAKE.toSeconds() + " s");
+                        }
+                        synchronized (lines) {
+                            if (lines[rank] != null) {
+                                throw new IOException("rank " + rank + " joined twice");
+                            }
+                            lines[rank] = line;
+                            clients[rank] = s;
+                        }
+                        arrived.incrementAndGet();
+                    } catch (IOException | RuntimeException e) {
+                        System.getLogger("dev.tessera.device.tcp").log(System.Logger.Level.WARNING,
+                                "rank 0: rejected rendezvous connection from " + s.getRemoteSocketAddress() + ": " + e.getMessage());
+                        try {
+                            s.close();
+                        } catch (IOException ignored) {
+                            // closing a rejected connection
+                        }
+                    } finally {
+                        inFlight.release();
+                    }
+                });
             }
-            for (Socket s : clients) {
-                try (s) {
+            String[] table;
+            synchronized (lines) {
+                table = lines.clone();
+            }
+            for (int r = 1; r < size; r++) {
+                try (Socket s = clients[r]) {
                     DataOutputStream out = new DataOutputStream(s.getOutputStream());
-                    for (String l : lines) {
+                    for (String l : table) {
                         out.writeUTF(l);
                     }
                     out.flush();
                 }
             }
+            return table;
         }
-        return lines;
     }
 
     private String[] ask(int me, Duration timeout) throws IOException {
@@ -130,12 +179,25 @@ public final class TcpStoreRendezvous implements Rendezvous {
                 s.connect(new InetSocketAddress(host, port), 2000);
                 s.setSoTimeout((int) Math.max(1000, timeout.toMillis()));
                 DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                byte[] nc = Handshake.nonce();
                 out.writeInt(MAGIC);
-                out.writeUTF(secret);
                 out.writeInt(me);
+                out.write(nc);
+                out.flush();
+                byte[] ns = new byte[Handshake.NONCE];
+                byte[] ps = new byte[Handshake.PROOF];
+                in.readFully(ns);
+                in.readFully(ps);
+                // The store must prove it knows the secret before this rank proves it and sends its address.
+                if (!MessageDigest.isEqual(ps, Handshake.proof(secret, "tessera-store serve", me, 0, nc, ns))) {
+                    throw new TesseraException(ErrorClass.PROC_FAILED, "rank " + me + ": the listener at TESSERA_ROOT "
+                            + host + ":" + port + " did not prove that it knows the job secret (TESSERA_SECRET): "
+                            + "not rank 0 of this job");
+                }
+                out.write(Handshake.proof(secret, "tessera-store join", me, 0, nc, ns));
                 out.writeUTF(myLine);
                 out.flush();
-                DataInputStream in = new DataInputStream(s.getInputStream());
                 List<String> lines = new ArrayList<>();
                 while (true) {
                     try {
@@ -143,6 +205,9 @@ public final class TcpStoreRendezvous implements Rendezvous {
                     } catch (java.io.EOFException end) {
                         break;
                     }
+                }
+                if (lines.isEmpty()) {
+                    throw new IOException("rank 0's store closed the connection without an answer (wrong TESSERA_SECRET?)");
                 }
                 return lines.toArray(new String[0]);
             } catch (java.net.ConnectException e) {

@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * Starts one JVM per rank, on this machine or over ssh on the hosts of --hosts/--hostfile
  * (ranks placed in blocks of --ppn, or spread evenly), passes each its place in the job
  * through TESSERA_* variables (over ssh: on the remote command line, after a cd to the
- * same working directory, which should be on a shared file system), forwards its output line by line
+ * same working directory, which should be on a shared file system; the job secret on the rank's
+ * standard input, not on the command line), forwards its output line by line
  * (optionally prefixed with "[rank] "), and waits. When a rank exits with a non-zero
  * status the others get a grace period to notice (they are told through the device) and
  * are then killed; the launcher reports which rank failed and exits non-zero. Ctrl-C
@@ -92,6 +93,10 @@ public final class ProcessLauncher {
                 String prefix = spec.tagOutput() ? "[" + r + "] " : "";
                 pumps.add(pump(p.getInputStream(), out, prefix));
                 pumps.add(pump(p.getErrorStream(), err, prefix));
+                if (host != null && !isLocal(host)) {
+                    // The secret goes to a remote rank on its standard input, never on the ssh command line.
+                    p.getOutputStream().write((secret + "\n").getBytes(StandardCharsets.UTF_8));
+                }
                 p.getOutputStream().close();
             }
             int status = await(ranks);
@@ -177,7 +182,9 @@ public final class ProcessLauncher {
 
     /**
      * The command that starts a rank on another host: {@code ssh -o BatchMode=yes HOST 'cd DIR
-     * && exec env VARS java ...'}, every word single-quoted. The ssh program can be replaced
+     * && exec env VARS java ...'}, every word single-quoted. TESSERA_SECRET is left out (every
+     * user sees command lines in ps): the launcher writes it as the first line of the rank's
+     * standard input, which TESSERA_SECRET_STDIN=1 tells the rank to read. The ssh program can be replaced
      * with TESSERA_SSH (or -Dtessera.ssh), e.g. {@code "ssh -p 2222"}.
      */
     static List<String> sshCommand(String host, Map<String, String> vars, List<String> command) {
@@ -188,7 +195,15 @@ public final class ProcessLauncher {
         cmd.add(host);
         StringBuilder remote = new StringBuilder("cd ").append(quote(Path.of("").toAbsolutePath().toString()))
                 .append(" && exec env");
-        vars.forEach((k, v) -> remote.append(' ').append(k).append('=').append(quote(v)));
+        vars.forEach((k, v) -> {
+            if (!k.equals("TESSERA_SECRET")) {
+                remote.append(' ').append(k).append('=').append(quote(v));
+            }
+        });
+        if (vars.containsKey("TESSERA_SECRET")) {
+            // ps shows command lines to every user of both machines: the secret comes on standard input
+            remote.append(" TESSERA_SECRET_STDIN=1");
+        }
         for (String word : command) {
             remote.append(' ').append(quote(word));
         }

@@ -29,6 +29,9 @@ public final class RankMain {
         String rank = env.getOrDefault("TESSERA_RANK", env.getOrDefault("OMPI_COMM_WORLD_RANK", env.getOrDefault("PMI_RANK", "?")));
         if ("1".equals(env.get("TESSERA_TAG_OUTPUT"))) {
             dev.tessera.launch.RankTaggedOutput.installForProcess(rank);
+        } else if ("mpi".equals(env.get("TESSERA_DEVICE"))) {
+            // mpirun forwards whatever each write holds: whole lines only, so ranks never split each other's lines
+            dev.tessera.launch.RankTaggedOutput.installWholeLines();
         }
         Method main;
         try {

@@ -83,7 +83,41 @@ public final class ProcessBootstrap {
                 intOr(env, -1, "TESSERA_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"),
                 intOr(env, -1, "TESSERA_LOCAL_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"),
                 intOr(env, 0, "TESSERA_NODE_ID", "SLURM_NODEID"), nodeName(env), jobId,
-                env.get("TESSERA_SECRET"), timeout, env);
+                secret(env), timeout, env);
+    }
+
+    private static volatile String stdinSecret;
+
+    /**
+     * The job secret: TESSERA_SECRET, or with TESSERA_SECRET_STDIN=1 (ranks started over ssh, so
+     * that the secret is on no command line) the first line of standard input, read once.
+     */
+    static String secret(Map<String, String> env) {
+        String s = env.get("TESSERA_SECRET");
+        if (s != null || !"1".equals(env.get("TESSERA_SECRET_STDIN"))) {
+            return s;
+        }
+        synchronized (ProcessBootstrap.class) {
+            if (stdinSecret == null) {
+                java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+                try {
+                    int b;
+                    while ((b = System.in.read()) >= 0 && b != '\n') {
+                        line.write(b);
+                    }
+                } catch (java.io.IOException e) {
+                    throw new TesseraException(ErrorClass.OTHER, "cannot read the job secret from standard input "
+                            + "(TESSERA_SECRET_STDIN=1): " + e, e);
+                }
+                String read = line.toString(java.nio.charset.StandardCharsets.UTF_8).trim();
+                if (read.isEmpty()) {
+                    throw new TesseraException(ErrorClass.ARG, "TESSERA_SECRET_STDIN=1 but standard input held no "
+                            + "job secret (the launcher writes it there)");
+                }
+                stdinSecret = read;
+            }
+            return stdinSecret;
+        }
     }
 
     private static String first(Map<String, String> env, String... names) {

@@ -1,0 +1,149 @@
+package dev.tessera.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.runtime.Session;
+import dev.tessera.runtime.Tessera;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code tessera run --hang-report} and {@code --time-limit} (issue #28, item 5), with real
+ * launcher processes: a deliberate deadlock is reported (which rank waits in which call on
+ * which communicator for which peer and tag) and the job ended; an endless loop is ended at
+ * the time limit with status 124 and every rank process gone. Limits are generous and only
+ * the messages are checked, never how long anything took.
+ */
+@Timeout(240)
+class HangAndTimeLimitTest {
+
+    /** Both ranks receive first: a deadlock. */
+    public static final class Deadlock {
+        public static void main(String[] args) {
+            try (Session s = Tessera.init(args)) {
+                Comm world = s.world();
+                int other = 1 - world.rank();
+                world.recv(Buffer.of(new int[1]), other, 7);
+                world.send(Buffer.of(new int[1]), other, 7);
+            }
+        }
+    }
+
+    /** Both ranks probe for a message that never comes. */
+    public static final class ProbeDeadlock {
+        public static void main(String[] args) {
+            try (Session s = Tessera.init(args)) {
+                s.world().probe(1 - s.world().rank(), 9);
+            }
+        }
+    }
+
+    /** Rank 0 loops for ever outside any call; rank 1 waits at a barrier. */
+    public static final class EndlessLoop {
+        public static void main(String[] args) {
+            try (Session s = Tessera.init(args)) {
+                if (s.world().rank() == 0) {
+                    long x = 0;
+                    while (x >= 0) {
+                        x = (x + 1) & Long.MAX_VALUE >>> 1;
+                    }
+                }
+                s.world().barrier();
+            }
+        }
+    }
+
+    private record Outcome(int status, String output, List<ProcessHandle> ranks) {
+    }
+
+    private static Outcome tessera(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                TesseraCommand.class.getName(), "run"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        List<ProcessHandle> seen = new ArrayList<>();
+        try {
+            Thread watcher = Thread.ofPlatform().daemon().start(() -> {
+                while (p.isAlive()) {
+                    p.descendants().forEach(h -> {
+                        synchronized (seen) {
+                            if (!seen.contains(h)) {
+                                seen.add(h);
+                            }
+                        }
+                    });
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(200, TimeUnit.SECONDS), "the launcher ended");
+            watcher.join(5000);
+            synchronized (seen) {
+                return new Outcome(p.exitValue(), output, List.copyOf(seen));
+            }
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            synchronized (seen) {
+                seen.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"smp", "tcp", "shm"})
+    void aDeadlockIsReportedWithCallPeerAndTagAndTheJobEnded(String device) throws Exception {
+        Outcome o = tessera("-np", "2", "--device", device, "--hang-report", "5s", "--time-limit", "150s",
+                Deadlock.class.getName());
+        assertNotEquals(0, o.status(), o.output());
+        assertNotEquals(124, o.status(), "ended by the hang report, not the time limit:\n" + o.output());
+        for (int r = 0; r < 2; r++) {
+            String report = "hang report: rank " + r + ": Comm.recv(source " + (1 - r) + ", tag 7) on the world communicator";
+            assertTrue(o.output().contains(report), "missing '" + report + "' in:\n" + o.output());
+        }
+        assertTrue(o.output().contains("no progress for"), o.output());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"smp", "tcp"})
+    void aProbeThatNeverMatchesIsReported(String device) throws Exception {
+        Outcome o = tessera("-np", "2", "--device", device, "--hang-report", "4s", "--time-limit", "150s",
+                ProbeDeadlock.class.getName());
+        assertNotEquals(0, o.status(), o.output());
+        assertNotEquals(124, o.status(), "ended by the hang report, not the time limit:\n" + o.output());
+        for (int r = 0; r < 2; r++) {
+            String report = "hang report: rank " + r + ": Comm.probe(source " + (1 - r) + ", tag 9) on the world communicator";
+            assertTrue(o.output().contains(report), "missing '" + report + "' in:\n" + o.output());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"smp", "tcp"})
+    void anEndlessLoopIsEndedAtTheTimeLimit(String device) throws Exception {
+        Outcome o = tessera("-np", "2", "--device", device, "--time-limit", "0:08", EndlessLoop.class.getName());
+        assertEquals(124, o.status(), o.output());
+        assertTrue(o.output().contains("tessera run: time limit 0:08 reached; ending the job"), o.output());
+        for (ProcessHandle h : o.ranks()) {
+            h.onExit().get(20, TimeUnit.SECONDS);
+            assertFalse(h.isAlive(), "a rank process outlived the time limit: " + h.pid());
+        }
+        if (!device.equals("smp")) {
+            assertTrue(o.ranks().size() >= 2, "the rank processes were seen: " + o.ranks());
+        }
+    }
+}
