@@ -52,6 +52,15 @@ public final class Runners {
         return only(runners);
     }
 
+    /** {@link #withNativeCollectives()}, plus the mpi device over MPICH when it is installed (collectives on every library). */
+    public static List<JobRunner> everyLibrary() {
+        List<JobRunner> runners = new ArrayList<>(withNativeCollectives());
+        if (MpirunJobRunner.mpichAvailable()) {
+            runners.add(MpirunJobRunner.mpich());
+        }
+        return only(runners);
+    }
+
     private static boolean mpiAvailable() {
         boolean ok = MpirunJobRunner.available();
         if (!ok && !mpiReported) {
