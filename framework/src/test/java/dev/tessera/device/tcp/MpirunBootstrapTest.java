@@ -11,6 +11,7 @@ import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -59,11 +60,11 @@ class MpirunBootstrapTest {
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         pb.environment().put("OMPI_MCA_rmaps_base_oversubscribe", "1");
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(90, TimeUnit.SECONDS), "mpirun job finished");
-        assertEquals(0, p.exitValue(), output);
+        dev.tessera.conformance.ChildProcesses.Outcome o = dev.tessera.conformance.ChildProcesses.run(pb,
+                Duration.ofSeconds(90));
+        String output = o.output();
+        assertTrue(!o.timedOut(), "mpirun job finished: " + output);
+        assertEquals(0, o.status(), output);
         assertTrue(output.contains("mpirun job ok on auto"), output);
         List<String> leftovers;
         try (var s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
