@@ -65,6 +65,23 @@ class ApplicationsTest {
         MpiJobs.processes("mpi", 4, "mpi.programs.Collectives");
     }
 
+    /** Persistent requests (Send_init, Recv_init, Startall, Ssend_init, Bsend_init) and the wait and test families on the mpi device. */
+    @Test
+    void persistentRequestsOnTheMpiDevice() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.tessera.conformance.MpirunJobRunner.available(),
+                "mpirun and mpicc on PATH");
+        MpiJobs.processes("mpi", 3, "mpi.programs.Requests");
+    }
+
+    /** Init_thread(THREAD_MULTIPLE) with 4 threads per rank exchanging messages at once, with processes. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shm", "tcp", "mpi"})
+    void threadMultipleWithProcesses(String device) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(!device.equals("mpi") || dev.tessera.conformance.MpirunJobRunner.available(),
+                "mpirun and mpicc on PATH");
+        MpiJobs.processes(device, 3, "mpi.programs.Threads");
+    }
+
     @Test
     void abortStopsAProcessJobNamingTheRank() throws Exception {
         MpiJobs.Outcome o = MpiJobs.processOutcome("shm", 3, "mpi.programs.Aborter");

@@ -58,6 +58,15 @@ final class MpiJobs {
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         Process p = pb.start();
+        try {
+            return outcome(p);
+        } finally {
+            // also when the test's @Timeout interrupts the wait: mpirun and its ranks go with the test
+            dev.tessera.conformance.ChildProcesses.killTree(p);
+        }
+    }
+
+    private static Outcome outcome(Process p) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
             try (var in = p.getInputStream()) {

@@ -30,6 +30,34 @@ public class Collectives {
         }
     }
 
+    /** {@code items} general 2x2 matrices of rank {@code r} (row-major; no two ranks' matrices commute). */
+    static int[] matrices(int r, int items) {
+        int[] m = new int[4 * items];
+        for (int k = 0; k < items; k++) {
+            m[4 * k] = r + k + 1;
+            m[4 * k + 1] = 2 * r + 1;
+            m[4 * k + 2] = k % 3 + r + 1;
+            m[4 * k + 3] = r * r + 2;
+        }
+        return m;
+    }
+
+    /** Item-wise product a x b (int arithmetic wraps, which keeps the product associative). */
+    static int[] product(int[] a, int[] b) {
+        int[] c = b.clone();
+        new MatMul().Call(a, 0, c, 0, a.length / 4, null);
+        return c;
+    }
+
+    /** The item-wise product of the matrices of ranks from, from+1, ..., to-1, in that order. */
+    static int[] ordered(int from, int to, int items) {
+        int[] acc = matrices(from, items);
+        for (int r = from + 1; r < to; r++) {
+            acc = product(acc, matrices(r, items));
+        }
+        return acc;
+    }
+
     /** String concatenation on objects (not commutative). */
     static final class Concat extends User_function {
         @Override
@@ -243,15 +271,31 @@ public class Collectives {
             Check.equal(p > 1 ? 1 : 0, i2[1], "INT2 MAXLOC keeps the smallest index on ties");
         }
 
-        // user operations: non-commutative 2x2 matrix products and string concatenation
+        // user operations: non-commutative 2x2 matrix products (general matrices: no two ranks' commute)
+        // and string concatenation; whole vectors of several items are checked against the product in rank order
         Op matmul = new Op(new MatMul(), false);
-        int[] m = {1, me + 1, 0, 1};           // [[1, r+1], [0, 1]]: product of all is [[1, sum(r+1)], [0, 1]]
-        int[] prod = new int[4];
-        w.Allreduce(m, 0, prod, 0, 1, Datatype.Contiguous(4, MPI.INT), matmul);
-        Check.equal(p * (p + 1) / 2, prod[1], "user op Allreduce");
-        int[] scan = new int[4];
-        w.Scan(m, 0, scan, 0, 1, Datatype.Contiguous(4, MPI.INT), matmul);
-        Check.equal((me + 1) * (me + 2) / 2, scan[1], "user op Scan");
+        Datatype mat = Datatype.Contiguous(4, MPI.INT);
+        int items = 5;
+        if (p > 1) {
+            Check.that(!java.util.Arrays.equals(product(matrices(0, items), matrices(1, items)),
+                    product(matrices(1, items), matrices(0, items))), "the test's matrices do not commute");
+        }
+        int[] prod = new int[4 * items];
+        w.Allreduce(matrices(me, items), 0, prod, 0, items, mat, matmul);
+        Check.equal(java.util.Arrays.toString(ordered(0, p, items)), java.util.Arrays.toString(prod), "user op Allreduce");
+        int[] atRoot = new int[4 * items];
+        w.Reduce(matrices(me, items), 0, atRoot, 0, items, mat, matmul, root);
+        if (me == root) {
+            Check.equal(java.util.Arrays.toString(ordered(0, p, items)), java.util.Arrays.toString(atRoot), "user op Reduce");
+        }
+        int[] scan = new int[4 * items];
+        w.Scan(matrices(me, items), 0, scan, 0, items, mat, matmul);
+        Check.equal(java.util.Arrays.toString(ordered(0, me + 1, items)), java.util.Arrays.toString(scan), "user op Scan");
+        int[] exscan = new int[4 * items];
+        w.Exscan(matrices(me, items), 0, exscan, 0, items, mat, matmul);
+        if (me > 0) {
+            Check.equal(java.util.Arrays.toString(ordered(0, me, items)), java.util.Arrays.toString(exscan), "user op Exscan");
+        }
         Op concat = new Op(new Concat(), false);
         Object[] word = new Object[1];
         w.Allreduce(new Object[] {"" + (char) ('a' + me)}, 0, word, 0, 1, MPI.OBJECT, concat);

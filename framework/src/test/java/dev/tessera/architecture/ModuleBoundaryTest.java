@@ -71,12 +71,13 @@ class ModuleBoundaryTest {
         StringBuilder log = new StringBuilder();
         assertEquals(0, compile(src, out, log), log.toString());
         String launcher = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(launcher, "--enable-native-access=dev.tessera.framework", "--module-path",
-                modulePath() + java.io.File.pathSeparator + out, "-m", "demo/demo.Main")
-                .redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the modular program finished");
-        assertEquals(0, p.exitValue(), output);
+        dev.tessera.conformance.ChildProcesses.Outcome o = dev.tessera.conformance.ChildProcesses.run(
+                new ProcessBuilder(launcher, "--enable-native-access=dev.tessera.framework", "--module-path",
+                        modulePath() + java.io.File.pathSeparator + out, "-m", "demo/demo.Main"),
+                java.time.Duration.ofSeconds(60));
+        String output = o.output();
+        assertTrue(!o.timedOut(), "the modular program finished: " + output);
+        assertEquals(0, o.status(), output);
         assertTrue(output.contains("sum 1 on smp"), output);
     }
 

@@ -12,6 +12,9 @@ public interface JobRunner {
 
     void run(int ranks, RankCase body);
 
+    /** Runs {@code body} with every rank initialised at thread level {@code level}. */
+    void run(int ranks, dev.tessera.comm.ThreadLevel level, RankCase body);
+
     /** Whether the suite runs jobs of this many ranks on this runner (all by default). */
     default boolean runs(int ranks) {
         return true;

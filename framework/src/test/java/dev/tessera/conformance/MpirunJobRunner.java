@@ -88,7 +88,15 @@ public final class MpirunJobRunner implements JobRunner {
 
     @Override
     public void run(int ranks, RankCase body) {
-        ProcessJobRunner.Result r = launch(ranks, body, List.of(), java.util.Map.of());
+        judge(ranks, launch(ranks, body, List.of(), java.util.Map.of()));
+    }
+
+    @Override
+    public void run(int ranks, dev.tessera.comm.ThreadLevel level, RankCase body) {
+        judge(ranks, launch(ranks, body, List.of(level.name()), java.util.Map.of()));
+    }
+
+    private void judge(int ranks, ProcessJobRunner.Result r) {
         if (r.status() != 0) {
             throw new AssertionError(this + " job of " + ranks + " ranks failed with status " + r.status()
                     + "; output:\n" + r.output());
@@ -146,18 +154,21 @@ public final class MpirunJobRunner implements JobRunner {
             // Yield when idle: more ranks than cores here.
             pb.environment().put("OMPI_MCA_mpi_yield_when_idle", "1");
             Process p = pb.start();
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            Thread reader = Thread.ofPlatform().daemon().start(() -> copy(p.getInputStream(), bytes));
-            if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-                reader.join(2000);
-                return new ProcessJobRunner.Result(124, "timed out after " + timeout.toSeconds() + " s\n"
-                        + bytes.toString(StandardCharsets.UTF_8));
+            try {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                Thread reader = Thread.ofPlatform().daemon().start(() -> copy(p.getInputStream(), bytes));
+                if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                    ChildProcesses.killTree(p);
+                    reader.join(2000);
+                    return new ProcessJobRunner.Result(124, "timed out after " + timeout.toSeconds() + " s\n"
+                            + bytes.toString(StandardCharsets.UTF_8));
+                }
+                reader.join(5000);
+                return new ProcessJobRunner.Result(p.exitValue(), bytes.toString(StandardCharsets.UTF_8));
+            } finally {
+                // also when the test's @Timeout interrupts the wait: mpirun and its ranks go with the test
+                ChildProcesses.killTree(p);
             }
-            reader.join(5000);
-            return new ProcessJobRunner.Result(p.exitValue(), bytes.toString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new AssertionError("cannot launch an mpirun job", e);
         } catch (InterruptedException e) {

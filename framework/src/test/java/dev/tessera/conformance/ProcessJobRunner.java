@@ -53,7 +53,16 @@ public final class ProcessJobRunner implements JobRunner {
 
     @Override
     public void run(int ranks, RankCase body) {
-        Result r = launch(ranks, body, List.of());
+        judge(ranks, launch(ranks, body, List.of()));
+    }
+
+    /** The level travels as the rank main's second argument (see {@link ProcessRankCase}). */
+    @Override
+    public void run(int ranks, dev.tessera.comm.ThreadLevel level, RankCase body) {
+        judge(ranks, launch(ranks, body, List.of(level.name())));
+    }
+
+    private void judge(int ranks, Result r) {
         if (r.status() != 0) {
             throw new AssertionError(device + " job of " + ranks + " ranks failed with status " + r.status()
                     + "; output:\n" + r.output());

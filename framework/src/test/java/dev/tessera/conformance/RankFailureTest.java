@@ -30,15 +30,42 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(90)
 class RankFailureTest {
 
+    /** The job ids of this class's jobs (rank 0 prints its own); only their files are checked in /dev/shm afterwards. */
+    private static final java.util.Set<String> JOBS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final java.util.regex.Pattern JOB_LINE = java.util.regex.Pattern.compile("job-id: (tessera-job-[0-9a-f]+)");
+
+    /** Rank 0 says which job it belongs to (TESSERA_JOB_ID, set by the launcher of the process devices). */
+    static void sayJob(Comm world) {
+        String id = System.getenv("TESSERA_JOB_ID");
+        if (world.rank() == 0 && id != null) {
+            System.out.println("job-id: " + id);
+            System.out.flush();
+        }
+    }
+
+    /** Records the job id printed in {@code output}; true if there was one. */
+    static boolean noteJob(String output) {
+        java.util.regex.Matcher m = JOB_LINE.matcher(output);
+        boolean found = false;
+        while (m.find()) {
+            JOBS.add(m.group(1));
+            found = true;
+        }
+        return found;
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"tcp", "shm"})
     void aRankThatThrowsStopsEveryRankBlockedInRecv(String device) {
         ProcessJobRunner.Result r = new ProcessJobRunner(device, Duration.ofSeconds(60)).launch(3, world -> {
+            sayJob(world);
+            world.barrier();
             if (world.rank() == 2) {
                 throw new IllegalStateException("boom on rank two");
             }
             world.recv(Buffer.of(new int[1]), Comm.ANY_SOURCE, 0);
         }, List.of());
+        assertTrue(noteJob(r.output()), "rank 0 names its job:\n" + r.output());
         assertNotEquals(0, r.status(), r.output());
         assertTrue(r.output().contains("boom on rank two"), r.output());
         assertTrue(r.output().contains("[0] tessera: rank 0 failed") && r.output().contains("rank 2 failed"), r.output());
@@ -49,12 +76,15 @@ class RankFailureTest {
     @ValueSource(strings = {"tcp", "shm"})
     void aRankKilledWithSigkillStopsEveryRankBlockedInACollective(String device) {
         ProcessJobRunner.Result r = new ProcessJobRunner(device, Duration.ofSeconds(60)).launch(3, world -> {
+            sayJob(world);
+            world.barrier();
             if (world.rank() == 1) {
                 new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
                 Thread.sleep(60_000);
             }
             world.barrier();
         }, List.of());
+        assertTrue(noteJob(r.output()), "rank 0 names its job:\n" + r.output());
         assertNotEquals(0, r.status(), r.output());
         assertTrue(r.output().contains("rank 1 exited with status 137"), r.output());
         assertTrue(r.output().contains("rank 1") && r.output().contains("died or was killed"), r.output());
@@ -70,12 +100,15 @@ class RankFailureTest {
     @org.junit.jupiter.params.provider.MethodSource("runners")
     void sessionAbortStopsTheWholeJobWithTheReason(JobRunner runner) {
         AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () -> runner.run(3, world -> {
+            sayJob(world);
+            world.barrier();
             if (world.rank() == 1) {
                 throw RankSessions.current().abort(3, "input deck has no grid section");
             }
             world.recv(Buffer.of(new int[1]), Comm.ANY_SOURCE, 0);
         }));
         String text = e.getMessage() + (e.getCause() != null ? " " + e.getCause() : "");
+        noteJob(text);
         assertTrue(text.contains("rank 1 aborted the job (code 3): input deck has no grid section"), text);
     }
 
@@ -92,13 +125,20 @@ class RankFailureTest {
         }
     }
 
+    /**
+     * The shared files of this class's jobs are gone (other jobs on the machine, other
+     * test runs included, may have theirs: they are not looked at).
+     */
     @AfterAll
-    static void nothingIsLeftInDevShm() throws Exception {
+    static void nothingOfTheseJobsIsLeftInDevShm() throws Exception {
         Path shm = Path.of(System.getenv().getOrDefault("TESSERA_SHM_DIR", "/dev/shm"));
+        List<String> prefixes = JOBS.stream()
+                .map(job -> dev.tessera.device.shm.ShmProvider.shmFile(System.getenv(), job).getFileName().toString())
+                .toList();
         if (Files.isDirectory(shm)) {
             try (Stream<Path> s = Files.list(shm)) {
-                List<Path> left = s.filter(p -> p.getFileName().toString().startsWith("tessera-")).toList();
-                assertTrue(left.isEmpty(), "left behind in " + shm + ": " + left);
+                List<Path> left = s.filter(p -> prefixes.stream().anyMatch(p.getFileName().toString()::startsWith)).toList();
+                assertTrue(left.isEmpty(), "left behind in " + shm + " by this test's jobs " + JOBS + ": " + left);
             }
         }
     }

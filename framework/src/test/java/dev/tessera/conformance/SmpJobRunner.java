@@ -27,6 +27,11 @@ public final class SmpJobRunner implements JobRunner {
     }
 
     @Override
+    public void run(int ranks, ThreadLevel level, RankCase body) {
+        new SmpJobRunner(timeoutSeconds, level).run(ranks, body);
+    }
+
+    @Override
     public void run(int ranks, RankCase body) {
         SmpJob job = new SmpJob(ranks);
         job.start(rank -> () -> {

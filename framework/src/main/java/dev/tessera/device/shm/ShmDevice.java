@@ -529,6 +529,13 @@ public final class ShmDevice extends MatchingDevice {
             any = true;
             int kind = cell.get(ValueLayout.JAVA_INT, C_KIND);
             int chunk = cell.get(ValueLayout.JAVA_INT, C_CHUNK);
+            String bad = corruption(ring, cell, kind, chunk);
+            if (bad != null) {
+                // sizes from the cell are checked before use: no out-of-bounds slice, no negative allocation
+                failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank "
+                        + world[peer] + ": " + bad));
+                return any;
+            }
             if (kind == ACK) {
                 Outgoing m = awaitingAck.remove(cell.get(ValueLayout.JAVA_INT, C_ID));
                 ring.release();
@@ -577,6 +584,29 @@ public final class ShmDevice extends MatchingDevice {
             }
         }
         return any;
+    }
+
+    /** What is wrong with a cell's header (kind, payload bytes, message length), or null if it is sound. */
+    private static String corruption(ShmRing ring, MemorySegment cell, int kind, int chunk) {
+        if (kind < FIRST || kind > SINGLE) {
+            return "unknown kind " + kind;
+        }
+        if (kind == ACK) {
+            return null;
+        }
+        long total = cell.get(ValueLayout.JAVA_LONG, C_TOTAL);
+        if (kind == FIRST || kind == SINGLE) {
+            if (total < 0) {
+                return "message length " + total;
+            }
+        }
+        if (kind == FIRST || kind == MORE) {
+            if (chunk < 0 || chunk > ring.payloadCapacity() || (kind == FIRST && chunk > total)) {
+                return chunk + " payload bytes (a cell holds " + ring.payloadCapacity()
+                        + (kind == FIRST ? ", the message " + total : "") + ")";
+            }
+        }
+        return null;
     }
 
     private Envelope envelope(int peer, MemorySegment cell) {

@@ -42,17 +42,23 @@ public final class TcpStoreRendezvous implements Rendezvous {
             throw new TesseraException(ErrorClass.ARG, "TESSERA_ROOT must be host:port, got '" + root + "'");
         }
         this.host = root.substring(0, colon);
-        this.port = Integer.parseInt(root.substring(colon + 1));
+        int requested = Integer.parseInt(root.substring(colon + 1));
         this.secret = secret;
         try {
             this.server = rank == 0 ? new ServerSocket() : null;
             if (server != null) {
                 server.setReuseAddress(true);
-                server.bind(new InetSocketAddress(host, port));
+                server.bind(new InetSocketAddress(host, requested));
             }
+            this.port = server != null ? server.getLocalPort() : requested;
         } catch (IOException e) {
             throw new TesseraException(ErrorClass.OTHER, "rank 0: cannot listen on TESSERA_ROOT " + root + ": " + e, e);
         }
+    }
+
+    /** The store's port: on rank 0 the one it listens on (the system's choice when TESSERA_ROOT's port is 0). */
+    public int port() {
+        return port;
     }
 
     @Override

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 class NetworkNamespaceJobTest {
 
     private static int run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        return p.waitFor(20, TimeUnit.SECONDS) ? p.exitValue() : -1;
+        dev.tessera.conformance.ChildProcesses.Outcome o = dev.tessera.conformance.ChildProcesses.run(
+                new ProcessBuilder(cmd), java.time.Duration.ofSeconds(20));
+        return o.timedOut() ? -1 : o.status();
     }
 
     private static boolean canMakeNamespaces() throws IOException, InterruptedException {
@@ -101,29 +101,48 @@ class NetworkNamespaceJobTest {
             }
             String java = ProcessHandle.current().info().command().orElse("java");
             List<Process> ranks = new ArrayList<>();
-            for (int r = 0; r < 4; r++) {
-                boolean inA = r < 2;
-                ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", inA ? nsA : nsB, java,
-                        "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                        ProcessRankCase.class.getName(), file.toString());
-                var env = pb.environment();
-                env.put("TESSERA_RANK", Integer.toString(r));
-                env.put("TESSERA_SIZE", "4");
-                env.put("TESSERA_DEVICE", "auto");
-                env.put("TESSERA_RENDEZVOUS_DIR", dir.resolve("rendezvous").toString());
-                env.put("TESSERA_SECRET", "netns-test-" + id);
-                env.put("TESSERA_JOB_ID", "netns" + id);
-                env.put("TESSERA_NODE", inA ? "hostA" : "hostB");
-                env.put("TESSERA_IFACE", inA ? ipA : ipB);
-                env.put("TESSERA_START_TIMEOUT", "30");
-                pb.redirectErrorStream(true);
-                ranks.add(pb.start());
-            }
+            List<java.io.ByteArrayOutputStream> outputs = new ArrayList<>();
+            List<Thread> readers = new ArrayList<>();
             StringBuilder output = new StringBuilder();
-            for (int r = 0; r < 4; r++) {
-                Process p = ranks.get(r);
-                output.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "rank " + r + " finished");
+            try {
+                for (int r = 0; r < 4; r++) {
+                    boolean inA = r < 2;
+                    ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", inA ? nsA : nsB, java,
+                            "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                            ProcessRankCase.class.getName(), file.toString());
+                    var env = pb.environment();
+                    env.put("TESSERA_RANK", Integer.toString(r));
+                    env.put("TESSERA_SIZE", "4");
+                    env.put("TESSERA_DEVICE", "auto");
+                    env.put("TESSERA_RENDEZVOUS_DIR", dir.resolve("rendezvous").toString());
+                    env.put("TESSERA_SECRET", "netns-test-" + id);
+                    env.put("TESSERA_JOB_ID", "netns" + id);
+                    env.put("TESSERA_NODE", inA ? "hostA" : "hostB");
+                    env.put("TESSERA_IFACE", inA ? ipA : ipB);
+                    env.put("TESSERA_START_TIMEOUT", "30");
+                    pb.redirectErrorStream(true);
+                    Process p = pb.start();
+                    ranks.add(p);
+                    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+                    outputs.add(bytes);
+                    // read on a thread of its own: a blocking read would outlive the test's timeout
+                    readers.add(Thread.ofPlatform().daemon().start(() -> {
+                        try (var in = p.getInputStream()) {
+                            in.transferTo(bytes);
+                        } catch (IOException ignored) {
+                            // killed
+                        }
+                    }));
+                }
+                for (int r = 0; r < 4; r++) {
+                    boolean finished = ranks.get(r).waitFor(60, TimeUnit.SECONDS);
+                    readers.get(r).join(5000);
+                    output.append(outputs.get(r).toString(StandardCharsets.UTF_8));
+                    assertTrue(finished, "rank " + r + " finished; output:\n" + output);
+                }
+            } finally {
+                // a failed assertion, an exception or the test's timeout: no rank outlives the test
+                ranks.forEach(dev.tessera.conformance.ChildProcesses::killTree);
             }
             for (int r = 0; r < 4; r++) {
                 assertEquals(0, ranks.get(r).exitValue(), "rank " + r + " status; output:\n" + output);

@@ -318,10 +318,10 @@ class MpiDeviceTest {
         pb.environment().put("PATH", "/nonexistent");
         pb.environment().remove("TESSERA_MPICC");
         pb.environment().remove("TESSERA_MPI_LIB");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(1, p.exitValue(), out);
+        dev.tessera.conformance.ChildProcesses.Outcome o = dev.tessera.conformance.ChildProcesses.run(pb,
+                Duration.ofSeconds(60));
+        String out = o.output();
+        assertEquals(1, o.status(), out);
         assertTrue(out.contains("mpi device unavailable") && out.contains("mpicc on PATH (not found)"), out);
         assertFalse(out.contains("\tat "), "no stack trace: " + out);
         assertFalse(out.contains("UnsatisfiedLinkError"), out);

@@ -54,10 +54,11 @@ class MpirunBootstrapTest {
         }
         Path tmp = Files.createDirectory(dir.resolve("tmp"));
         ProcessBuilder pb = mpirun(file, tmp, null);
-        Process p = pb.start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(90, TimeUnit.SECONDS), "mpirun job finished");
-        assertEquals(0, p.exitValue(), output);
+        dev.tessera.conformance.ChildProcesses.Outcome o = dev.tessera.conformance.ChildProcesses.run(pb,
+                java.time.Duration.ofSeconds(90));
+        String output = o.output();
+        assertTrue(!o.timedOut(), "mpirun job finished: " + output);
+        assertEquals(0, o.status(), output);
         assertTrue(output.contains("mpirun job ok on auto"), output);
         // The ranks met in a directory of this user's (TMPDIR here), not at a fixed name in /tmp, and it is gone.
         Path base = tmp.resolve("tessera-" + System.getProperty("user.name"));

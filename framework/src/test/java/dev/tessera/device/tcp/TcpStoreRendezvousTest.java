@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import java.io.DataOutputStream;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,17 +21,20 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class TcpStoreRendezvousTest {
 
-    private static String freeRoot() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return "127.0.0.1:" + s.getLocalPort();
-        }
+    /**
+     * Rank 0's store listening on a port the system chose (port 0) and kept open: a port
+     * found free, closed and bound again could be taken by another process in between.
+     */
+    private static TcpStoreRendezvous rootStore(String secret) {
+        return new TcpStoreRendezvous("127.0.0.1:0", 0, secret);
     }
 
     @Test
     void everyRankGetsEveryLineAndStrangersAreDropped() throws Exception {
-        String root = freeRoot();
         int size = 4;
-        TcpStoreRendezvous store0 = new TcpStoreRendezvous(root, 0, "sekret");
+        TcpStoreRendezvous store0 = rootStore("sekret");
+        assertTrue(store0.port() > 0);
+        String root = "127.0.0.1:" + store0.port();
         // A stranger with the wrong secret connects first; it must not disturb the job.
         try (Socket s = new Socket("127.0.0.1", Integer.parseInt(root.split(":")[1]))) {
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
@@ -61,7 +63,7 @@ class TcpStoreRendezvousTest {
 
     @Test
     void ranksThatNeverArriveAreNamed() throws Exception {
-        TcpStoreRendezvous store = new TcpStoreRendezvous(freeRoot(), 0, "s");
+        TcpStoreRendezvous store = rootStore("s");
         store.publish(0, "x");
         TesseraException e = assertThrows(TesseraException.class, () -> store.gather(0, 3, Duration.ofSeconds(1)));
         assertEquals(ErrorClass.PROC_FAILED, e.errorClass());

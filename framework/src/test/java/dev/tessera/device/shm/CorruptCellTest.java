@@ -1,0 +1,74 @@
+package dev.tessera.device.shm;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.TesseraException;
+import dev.tessera.device.JobFailure;
+import dev.tessera.device.MatchingEngine;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A corrupt cell in a shm ring (a bug, or memory overwritten by the program) ends the job
+ * with an error naming the rank whose ring it is, never an IndexOutOfBoundsException or a
+ * NegativeArraySizeException from the receiving rank's progress. Rank 1's device reads a ring that the test fills as rank 0.
+ */
+@Timeout(30)
+class CorruptCellTest {
+
+    static final int CELL_BYTES = 4096;
+    static final int CELLS = 8;
+
+    static void corruptCellFromRankZero(Consumer<MemorySegment> fill) {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment file = arena.allocate(ShmLayout.fileBytes(2, CELL_BYTES, CELLS), 64);
+            for (int r = 0; r < 2; r++) {   // both ranks present and alive (this process)
+                file.set(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(r), ProcessHandle.current().pid());
+                file.set(ValueLayout.JAVA_INT, ShmLayout.rankOffset(r) + 8, ShmLayout.STATE_ATTACHED);
+            }
+            JobFailure failure = new JobFailure();
+            ShmDevice rank1 = new ShmDevice(file, 1, 2, CELL_BYTES, CELLS, CELL_BYTES - ShmLayout.CELL_HEADER, failure,
+                    new MatchingEngine(), new int[] {0, 1}, dev.tessera.device.WaitMode.SPIN);
+            ShmRing fromZero = new ShmRing(file, ShmLayout.ringOffset(0, 1, 2, CELL_BYTES, CELLS), CELL_BYTES, CELLS, true);
+            MemorySegment cell = fromZero.claim();
+            cell.set(ValueLayout.JAVA_INT, ShmLayout.C_KIND, ShmLayout.FIRST);
+            cell.set(ValueLayout.JAVA_INT, ShmLayout.C_TAG, 5);
+            cell.set(ValueLayout.JAVA_INT, ShmLayout.C_CONTEXT, 0);
+            cell.set(ValueLayout.JAVA_INT, ShmLayout.C_TYPE, 0);
+            cell.set(ValueLayout.JAVA_LONG, ShmLayout.C_TOTAL, 100_000);
+            cell.set(ValueLayout.JAVA_INT, ShmLayout.C_CHUNK, 1000);
+            fill.accept(cell);
+            fromZero.publish();
+            TesseraException e = assertThrows(TesseraException.class, () -> {
+                for (int i = 0; i < 3; i++) {
+                    rank1.progress();
+                }
+                rank1.checkHealthy();
+            });
+            assertTrue(e.getMessage().contains("corrupt shared-memory cell from rank 0"), e.getMessage());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"chunk larger than the cell", "negative chunk", "chunk above the total", "unknown kind",
+        "continuation without a first cell", "negative total"})
+    void aCorruptCellIsAnErrorNamingTheRank(String what) {
+        corruptCellFromRankZero(cell -> {
+            switch (what) {
+                case "chunk larger than the cell" -> cell.set(ValueLayout.JAVA_INT, ShmLayout.C_CHUNK, 4 * CELL_BYTES);
+                case "negative chunk" -> cell.set(ValueLayout.JAVA_INT, ShmLayout.C_CHUNK, -8);
+                case "chunk above the total" -> cell.set(ValueLayout.JAVA_LONG, ShmLayout.C_TOTAL, 10);
+                case "unknown kind" -> cell.set(ValueLayout.JAVA_INT, ShmLayout.C_KIND, 99);
+                case "continuation without a first cell" -> cell.set(ValueLayout.JAVA_INT, ShmLayout.C_KIND, ShmLayout.MORE);
+                case "negative total" -> cell.set(ValueLayout.JAVA_LONG, ShmLayout.C_TOTAL, -1);
+                default -> throw new IllegalArgumentException(what);
+            }
+        });
+    }
+}
