@@ -149,7 +149,7 @@ final class ReportCommand implements Callable<Integer> {
             progress.note("[bench] NPB and NPB-MZ class W: not built yet, skipped");
             progress.note("[bench] GPU: not built yet, skipped");
         }
-        md.append("### NPB and NPB-MZ, class W\n\nNot built yet (kernels/npb and kernels/npb-mz have no programs): skipped.\n\n");
+        md.append("### NPB and NPB-MZ\n\nNot part of this report: they are compared with the Fortran reference by `tessera bench npb --npb-home DIR` and `tessera sweep --npb-home DIR npb-mz ...`; see \"NPB and NPB-MZ next to the Fortran reference\" below.\n\n");
         md.append("### GPU\n\nNot built yet (the gpu module has no benchmarks): skipped.\n\n");
         maxLoad = Math.max(maxLoad, load());
         String head = "## Generated results\n\n" + machine()
