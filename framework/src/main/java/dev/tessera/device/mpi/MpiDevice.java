@@ -120,6 +120,8 @@ public final class MpiDevice extends MatchingDevice {
     private volatile boolean closed;
     /** Set first thing in close(): native collectives that start after it refuse to call MPI. */
     private volatile boolean closing;
+    /** Threads inside {@link #await}: close() from a shutdown hook must not finalize MPI under them. */
+    private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
     /** How long close() waits for other threads' MPI calls to return before it gives up finalizing. */
     private static final long CLOSE_WAIT_SECONDS = 2;
 
@@ -627,15 +629,20 @@ public final class MpiDevice extends MatchingDevice {
         if (request.isComplete()) {
             return;
         }
-        int idleCount = 0;
-        while (!request.isComplete()) {
-            if (progress(request)) {
-                idleCount = 0;
-                continue;
+        waiting.incrementAndGet();
+        try {
+            int idleCount = 0;
+            while (!request.isComplete()) {
+                if (progress(request)) {
+                    idleCount = 0;
+                    continue;
+                }
+                failure.check();
+                checkOpen();
+                idle.idle(Math.min(idleCount++, 2_100));
             }
-            failure.check();
-            checkOpen();
-            idle.idle(Math.min(idleCount++, 2_100));
+        } finally {
+            waiting.decrementAndGet();
         }
     }
 
@@ -681,11 +688,14 @@ public final class MpiDevice extends MatchingDevice {
             while (collectives != null && collectives.inFlight() > 0 && System.nanoTime() < waitUntil) {
                 Thread.onSpinWait();
             }
-            if (!locked || (collectives != null && collectives.inFlight() > 0)) {
+            if (!locked || (collectives != null && collectives.inFlight() > 0) || waiting.get() > 0) {
                 // MPI_Finalize now would free what that call is using (a SIGSEGV and an
-                // hs_err file); the process is ending, so leave MPI to the launcher.
+                // hs_err file), or, with a thread still waiting for a message (a signal ended
+                // the process mid-job), wait for the other ranks to finalize too, for ever;
+                // the process is ending, so leave MPI to the launcher.
                 closed = true;
-                System.err.println("tessera: rank " + rank + ": MPI_Finalize skipped: another thread is still inside an MPI call");
+                System.err.println("tessera: rank " + rank + ": MPI_Finalize skipped: another thread is still inside an MPI call"
+                        + " or waiting for a message");
                 System.err.flush();
                 return;
             }

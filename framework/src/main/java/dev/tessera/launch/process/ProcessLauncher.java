@@ -69,7 +69,7 @@ public final class ProcessLauncher {
         // the working directory (a shared file system on clusters); a local job uses /tmp.
         Path dir = remote ? Path.of(System.getenv().getOrDefault("TESSERA_RENDEZVOUS_DIR",
                 Path.of(".tessera").toAbsolutePath().toString()), jobId) : Files.createTempDirectory(jobId);
-        Files.createDirectories(dir);
+        dev.tessera.device.OwnerOnlyFiles.createDirectories(dir);
         String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         List<Process> ranks = new ArrayList<>();
         List<Thread> pumps = new ArrayList<>();
