@@ -36,10 +36,12 @@ import java.util.List;
  * signature, and meets the framed messages of the others: both are seen as a mismatch.
  *
  * <p>Cost: one small message sent and one received per rank and call, overlapped with the
- * collective's own first transfers; it does not grow with the message, which is why
- * {@code small} and {@code always} both check every call. {@code TESSERA_COLL_CHECK=off}
- * (or {@code tessera.coll.check=off}, or {@code comm.tuning().force("check", "off")} on
- * every rank) turns it off. Vector variants check the call, type and root, not counts,
+ * collective's own first transfers; it does not grow with the message, so every call of
+ * Tessera's algorithms is checked by default ({@code on}). Calls handed to a library's own
+ * collective (the mpi device's native collectives) are checked only with {@code always}
+ * (see {@link #enabledForNative}). {@code TESSERA_COLL_CHECK=off} (or
+ * {@code tessera.coll.check=off}, or {@code comm.tuning().force("check", "off")} on every
+ * rank) turns it off. Vector variants check the call, type and root, not counts,
  * which differ by design; object collectives are not checked.
  */
 final class CollectiveCheck {
@@ -113,17 +115,41 @@ final class CollectiveCheck {
         }
     }
 
-    /** Whether calls on this communicator are checked (TESSERA_COLL_CHECK / tessera.coll.check: always, small, off). */
+    /**
+     * Whether calls on this communicator that run Tessera's own algorithms are checked
+     * (TESSERA_COLL_CHECK / tessera.coll.check: {@code on} (the default; {@code small} is the
+     * same), {@code always}, {@code off}).
+     */
     static boolean enabled(CollectiveTuning tuning) {
+        return mode(tuning) != Mode.OFF;
+    }
+
+    /**
+     * Whether calls that a library runs with its own collective (the mpi device's native
+     * collectives) are checked too: only with {@code always}. Checking them means waiting for a
+     * neighbour's signature outside the library before the call; MPI itself leaves a mismatch
+     * undefined, and a rank that waits outside the library when mpirun signals it finalizes MPI
+     * from its shutdown hook while the others are inside the collective.
+     */
+    static boolean enabledForNative(CollectiveTuning tuning) {
+        return mode(tuning) == Mode.ALWAYS;
+    }
+
+    private enum Mode { OFF, ON, ALWAYS }
+
+    private static Mode mode(CollectiveTuning tuning) {
         String mode = tuning.forced("check");
-        if (mode == null || mode.equals("always") || mode.equals("small") || mode.equals("on")) {
-            return true;
+        if (mode == null || mode.equals("small") || mode.equals("on")) {
+            return Mode.ON;
+        }
+        if (mode.equals("always")) {
+            return Mode.ALWAYS;
         }
         if (mode.equals("off")) {
-            return false;
+            return Mode.OFF;
         }
         throw new TesseraException(ErrorClass.ARG, "TESSERA_COLL_CHECK / tessera.coll.check: unknown mode '" + mode
-                + "' (valid: always, small, off)");
+                + "' (valid: on, always, off)");
     }
 
     private final Comm comm;

@@ -55,6 +55,19 @@ final class Collectives {
         return new CollectiveChannel(comm, call, tag, type, CollectiveCheck.Signature.of(call, type, count, root, op), framed);
     }
 
+    /**
+     * As {@link #channel(String, Datatype, long, int, Op)} for a call that the library runs
+     * when {@code lib} is not null: then checked only with TESSERA_COLL_CHECK=always
+     * ({@link CollectiveCheck#enabledForNative}), so that by default a rank never waits for a
+     * neighbour's signature outside the library before its collective.
+     */
+    CollectiveChannel channel(String call, Datatype type, long count, int root, Op op, NativeCollectives lib) {
+        if (lib != null && !CollectiveCheck.enabledForNative(comm.env.tuning)) {
+            return new CollectiveChannel(comm, call, comm.nextCollectiveTag(), type, null, false);
+        }
+        return channel(call, type, count, root, op, false);
+    }
+
     String algorithm(String collective, String chosen) {
         String forced = comm.env.tuning.forced(collective);
         return forced != null ? forced : chosen;
@@ -94,11 +107,11 @@ final class Collectives {
     // ------------------------------------------------------------------ barrier, bcast
 
     void barrier() {
-        CollectiveChannel ch = channel("Comm.barrier", Datatype.BYTE, 0, -1, null);
+        NativeCollectives lib = nativeFor("barrier", Datatype.BYTE, null, 1);
+        CollectiveChannel ch = channel("Comm.barrier", Datatype.BYTE, 0, -1, null, lib);
         if (size() == 1) {
             return;
         }
-        NativeCollectives lib = nativeFor("barrier", Datatype.BYTE, null, 1);
         if (lib != null) {
             ch.finish();
             lib.barrier(comm.context);
@@ -116,9 +129,9 @@ final class Collectives {
         String call = "Comm.bcast";
         comm.checkBuffer(call, buffer, true);
         comm.checkRoot(call, root);
-        CollectiveChannel ch = channel(call, buffer.type(), buffer.count(), root, null);
-        MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
         NativeCollectives lib = nativeFor("bcast", buffer.type(), null, buffer.count());
+        CollectiveChannel ch = channel(call, buffer.type(), buffer.count(), root, null, lib);
+        MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
         if (lib != null) {
             ch.finish();
             lib.bcast(data, buffer.count(), buffer.type().code(), root, comm.context);
@@ -143,9 +156,9 @@ final class Collectives {
         comm.checkRoot(call, root);
         comm.checkBuffer(call, send, false);
         Buffer result = rank() == root ? rootBuffer(call, recv, true, send, size()) : null;
-        CollectiveChannel ch = channel(call, send.type(), send.count(), root, null);
-        MemorySegment mine = send.sendSegment();
         NativeCollectives lib = nativeFor("gather", send.type(), null, send.count());
+        CollectiveChannel ch = channel(call, send.type(), send.count(), root, null, lib);
+        MemorySegment mine = send.sendSegment();
         String alg = lib != null ? "native" : algorithm("gather", GatherDecision.gather(mine.byteSize(), size()));
         if (lib != null) {
             ch.finish();
@@ -190,10 +203,10 @@ final class Collectives {
         comm.checkRoot(call, root);
         comm.checkBuffer(call, recv, true);
         Buffer source = rank() == root ? rootBuffer(call, send, false, recv, size()) : null;
-        CollectiveChannel ch = channel(call, recv.type(), recv.count(), root, null);
+        NativeCollectives lib = nativeFor("scatter", recv.type(), null, recv.count());
+        CollectiveChannel ch = channel(call, recv.type(), recv.count(), root, null, lib);
         MemorySegment mine = recv.receiveSegment();
         MemorySegment all = source == null ? null : source.sendSegment();
-        NativeCollectives lib = nativeFor("scatter", recv.type(), null, recv.count());
         String alg = lib != null ? "native" : algorithm("scatter", GatherDecision.scatter(mine.byteSize(), size()));
         if (lib != null) {
             ch.finish();
@@ -243,9 +256,9 @@ final class Collectives {
         } else {
             mine.sendSegment();
         }
-        CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null);
-        MemorySegment data = recv.receiveSegment();
         NativeCollectives lib = nativeFor("allgather", recv.type(), null, block);
+        CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
+        MemorySegment data = recv.receiveSegment();
         if (lib != null) {
             ch.finish();
             lib.allgather(null, data, block, recv.type().code(), comm.context);
@@ -286,8 +299,8 @@ final class Collectives {
         long blockBytes = (long) block * recv.type().byteSize();
         MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
         MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
-        CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null);
         NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
+        CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         String alg = lib != null ? "native" : algorithm("alltoall", AlltoallDecision.choose(blockBytes, size()));
         if (lib != null) {
             ch.finish();

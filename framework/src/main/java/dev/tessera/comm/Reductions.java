@@ -86,7 +86,8 @@ final class Reductions {
                 ReduceDecision.allreduce(recv.byteSize(), recv.count(), op.isCommutative(), c.size()));
         // recursive doubling reaches every rank from every rank: its own messages carry the check
         boolean framed = alg.equals("recursive_doubling");
-        CollectiveChannel ch = c.channel(call, recv.type(), recv.count(), -1, op, framed);
+        CollectiveChannel ch = lib != null ? c.channel(call, recv.type(), recv.count(), -1, op, lib)
+                : c.channel(call, recv.type(), recv.count(), -1, op, framed);
         if (lib != null) {
             ch.finish();
             MemorySegment in = nativeSend(send, recv);
@@ -127,8 +128,8 @@ final class Reductions {
         Buffer contribution = send != null ? send : recv;
         Buffer work = isRoot ? recv : scratchLike(contribution, call);
         MemorySegment data = start(call, isRoot ? send : contribution, work, op);
-        CollectiveChannel ch = c.channel(call, work.type(), work.count(), root, op);
         NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
+        CollectiveChannel ch = c.channel(call, work.type(), work.count(), root, op, lib);
         if (lib != null) {
             ch.finish();
             lib.reduce(isRoot ? null : data, isRoot ? data : null, work.count(), work.type().code(), op.nativeCode(), root,
@@ -180,9 +181,9 @@ final class Reductions {
         }
         Buffer work = Buffer.raw(CollectiveChannel.scratch(send.byteSize()), send.type());
         MemorySegment data = start(call, send, work, op);
-        CollectiveChannel ch = c.channel(call, recv.type(), recv.count(), -1, op);
-        long blockBytes = recv.byteSize();
         NativeCollectives lib = c.nativeFor("reduce_scatter_block", recv.type(), op, recv.count());
+        CollectiveChannel ch = c.channel(call, recv.type(), recv.count(), -1, op, lib);
+        long blockBytes = recv.byteSize();
         String alg = lib != null ? "native"
                 : c.algorithm("reduce_scatter_block", ReduceDecision.reduceScatterBlock(op.isCommutative()));
         if (alg.equals("ring") && !op.isCommutative()) {

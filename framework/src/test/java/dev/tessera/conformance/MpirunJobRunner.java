@@ -26,6 +26,8 @@ public final class MpirunJobRunner implements JobRunner {
     private final boolean nativeCollectives;
     private final Duration timeout;
     private final boolean mpich;
+    /** Extra environment of every rank of this runner's jobs. */
+    private final java.util.Map<String, String> extraEnv;
 
     public MpirunJobRunner(boolean nativeCollectives) {
         this(nativeCollectives, Duration.ofSeconds(90));
@@ -36,9 +38,26 @@ public final class MpirunJobRunner implements JobRunner {
     }
 
     private MpirunJobRunner(boolean nativeCollectives, Duration timeout, boolean mpich) {
+        this(nativeCollectives, timeout, mpich, java.util.Map.of());
+    }
+
+    private MpirunJobRunner(boolean nativeCollectives, Duration timeout, boolean mpich, java.util.Map<String, String> env) {
         this.nativeCollectives = nativeCollectives;
         this.timeout = timeout;
         this.mpich = mpich;
+        this.extraEnv = java.util.Map.copyOf(env);
+    }
+
+    /** This runner with {@code env} added to every rank's environment (shown in its name). */
+    public MpirunJobRunner withEnv(java.util.Map<String, String> env) {
+        java.util.Map<String, String> all = new java.util.TreeMap<>(extraEnv);
+        all.putAll(env);
+        return new MpirunJobRunner(nativeCollectives, timeout, mpich, all);
+    }
+
+    /** Whether this runner's jobs use the library's own collectives. */
+    public boolean nativeCollectives() {
+        return nativeCollectives;
     }
 
     /** A runner over MPICH (mpirun.mpich, mpicc.mpich), next to the default Open MPI. */
@@ -126,6 +145,7 @@ public final class MpirunJobRunner implements JobRunner {
             java.util.Map<String, String> vars = new java.util.LinkedHashMap<>();
             vars.put("TESSERA_DEVICE", "mpi");
             vars.put("TESSERA_MPI_COLLECTIVES", nativeCollectives ? "native" : "tessera");
+            vars.putAll(extraEnv);
             vars.putAll(env);
             List<String> cmd = new ArrayList<>();
             if (mpich) {
@@ -176,6 +196,7 @@ public final class MpirunJobRunner implements JobRunner {
 
     @Override
     public String toString() {
-        return mpich ? "mpi(MPICH)" : nativeCollectives ? "mpi(native collectives)" : "mpi";
+        String name = mpich ? "mpi(MPICH)" : nativeCollectives ? "mpi(native collectives)" : "mpi";
+        return extraEnv.isEmpty() ? name : name + extraEnv;
     }
 }

@@ -652,8 +652,13 @@ public final class MpiDevice extends MatchingDevice {
     public void abort(int failedRank, Throwable cause) {
         super.abort(failedRank, cause);
         if (!closed) {
+            System.out.flush();
             System.err.println("tessera: rank " + rank + ": aborting the MPI job: rank " + failedRank + " failed: " + cause);
             System.err.flush();
+            // MPI_Abort kills every rank, and MPICH's launcher then drops what it has not read
+            // from the ranks' pipes yet: wait (bounded) until it has read the line above
+            dev.tessera.device.Posix.drain(1, 2000);
+            dev.tessera.device.Posix.drain(2, 2000);
             try {
                 int rc = (int) lib.abort.invokeExact(1);
             } catch (Throwable ignored) {
