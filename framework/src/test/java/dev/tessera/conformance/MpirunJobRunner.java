@@ -141,31 +141,7 @@ public final class MpirunJobRunner implements JobRunner {
     public ProcessJobRunner.Result launchMain(int ranks, String mainClass, List<String> args,
                                               java.util.Map<String, String> env) {
         try {
-            String java = ProcessHandle.current().info().command().orElse("java");
-            java.util.Map<String, String> vars = new java.util.LinkedHashMap<>();
-            vars.put("TESSERA_DEVICE", "mpi");
-            vars.put("TESSERA_MPI_COLLECTIVES", nativeCollectives ? "native" : "tessera");
-            vars.putAll(extraEnv);
-            vars.putAll(env);
-            List<String> cmd = new ArrayList<>();
-            if (mpich) {
-                vars.put("TESSERA_MPICC", pathOf("mpicc.mpich"));
-                cmd.addAll(List.of("mpirun.mpich", "-np", Integer.toString(ranks)));
-                vars.forEach((k, v) -> cmd.addAll(List.of("-genv", k, v)));
-            } else {
-                cmd.addAll(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
-                vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
-            }
-            cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                    "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
-            cmd.addAll(args);
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
-            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-            pb.environment().put("OMPI_MCA_rmaps_base_oversubscribe", "1");
-            // Yield when idle: more ranks than cores here.
-            pb.environment().put("OMPI_MCA_mpi_yield_when_idle", "1");
-            Process p = pb.start();
+            Process p = processBuilder(ranks, mainClass, args, env).start();
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             Thread reader = Thread.ofPlatform().daemon().start(() -> copy(p.getInputStream(), bytes));
             if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
@@ -184,6 +160,35 @@ public final class MpirunJobRunner implements JobRunner {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
         }
+    }
+
+    /** The mpirun command of a job running {@code mainClass} on every rank (not started). */
+    public ProcessBuilder processBuilder(int ranks, String mainClass, List<String> args, java.util.Map<String, String> env) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        java.util.Map<String, String> vars = new java.util.LinkedHashMap<>();
+        vars.put("TESSERA_DEVICE", "mpi");
+        vars.put("TESSERA_MPI_COLLECTIVES", nativeCollectives ? "native" : "tessera");
+        vars.putAll(extraEnv);
+        vars.putAll(env);
+        List<String> cmd = new ArrayList<>();
+        if (mpich) {
+            vars.put("TESSERA_MPICC", pathOf("mpicc.mpich"));
+            cmd.addAll(List.of("mpirun.mpich", "-np", Integer.toString(ranks)));
+            vars.forEach((k, v) -> cmd.addAll(List.of("-genv", k, v)));
+        } else {
+            cmd.addAll(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
+            vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
+        }
+        cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        pb.environment().put("OMPI_MCA_rmaps_base_oversubscribe", "1");
+        // Yield when idle: more ranks than cores here.
+        pb.environment().put("OMPI_MCA_mpi_yield_when_idle", "1");
+        return pb;
     }
 
     private static void copy(InputStream in, ByteArrayOutputStream out) {

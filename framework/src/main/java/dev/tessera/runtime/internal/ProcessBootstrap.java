@@ -53,6 +53,8 @@ public final class ProcessBootstrap {
                     + " runs ranks as threads of one JVM (tessera run --device " + deviceName
                     + "); multi-process jobs use one of " + processDevices());
         }
+        dieWithParent(env, job.rank());
+        ExitWatch.install();
         ConnectedRank connected = provider.connect(job, DeviceProvider.Link.standalone());
         current = connected.device();
         installExitHandlers(connected.device(), Thread.currentThread());
@@ -163,6 +165,85 @@ public final class ProcessBootstrap {
                 e.printStackTrace();
             }
         });
-        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(device::close, "tessera-close"));
+        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() -> onExit(device, initThread), "tessera-close"));
+    }
+
+    private static volatile boolean sessionClosed;
+    private static volatile boolean mainReturned;
+
+    /** The program closed the session of this process's rank: a later exit is a normal end. */
+    public static void sessionClosed(Device device) {
+        if (device == current) {
+            sessionClosed = true;
+        }
+    }
+
+    /** The rank's main returned (RankMain calls this before it exits): the exit that follows is a normal end. */
+    public static void mainReturned() {
+        mainReturned = true;
+    }
+
+    /**
+     * The process is exiting. A normal end (the session was closed, or main returned) closes
+     * the device cleanly. A System.exit with the session open, from the middle of the program
+     * (main still running) or with a non-zero status, fails the job instead: the
+     * peers would otherwise wait for this rank for ever (their pending and later calls fail
+     * naming it and the status; under MPI the job is aborted). A signal (the launcher stopping
+     * the job) closes as before.
+     */
+    private static void onExit(Device device, Thread initThread) {
+        int status = ExitWatch.status();
+        boolean signalled = ExitWatch.bySignal();
+        boolean midRun = !mainReturned && initThread.isAlive();
+        if (!signalled && !sessionClosed && (status > 0 || midRun)) {
+            TesseraException cause = new TesseraException(ErrorClass.PROC_FAILED, "rank " + device.rank()
+                    + " exited with " + ExitWatch.describe() + " before closing its session"
+                    + (midRun ? " (System.exit while its main was still running)" : ""));
+            System.out.flush();
+            System.err.println("tessera: " + cause.getMessage());
+            System.err.flush();
+            device.abort(device.rank(), cause);
+            return;
+        }
+        device.close();
+    }
+
+    /**
+     * Makes this rank die with the process that started it (the launcher, or mpirun's daemon):
+     * the kernel sends SIGKILL when the parent ends (prctl PR_SET_PDEATHSIG), and a watchdog
+     * thread ends the rank if its parent changes (where prctl is not available, or the parent
+     * died before the call). TESSERA_LAUNCHER_PID, set by Tessera's launcher, is the parent to
+     * expect; otherwise the parent at start-up.
+     */
+    private static void dieWithParent(Map<String, String> env, int rank) {
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        String launcher = env.get("TESSERA_LAUNCHER_PID");
+        if (launcher != null && !launcher.isBlank() && !launcher.strip().equals(Long.toString(parent))) {
+            System.err.println("tessera: rank " + rank + ": the launcher (pid " + launcher.strip()
+                    + ") is gone before this rank started; exiting");
+            System.err.flush();
+            java.lang.Runtime.getRuntime().halt(1);
+        }
+        if (parent <= 1) {
+            return; // nothing to watch
+        }
+        dev.tessera.device.Posix.parentDeathSignal(dev.tessera.device.Posix.SIGKILL);
+        long watched = parent;
+        Thread.ofPlatform().daemon().name("tessera-parent-watch").start(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+                if (now != watched) {
+                    System.err.println("tessera: rank " + rank + ": the process that started it (pid " + watched
+                            + ") ended; exiting");
+                    System.err.flush();
+                    java.lang.Runtime.getRuntime().halt(1);
+                }
+            }
+        });
     }
 }
