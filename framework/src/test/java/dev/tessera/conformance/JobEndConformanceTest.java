@@ -248,4 +248,30 @@ class JobEndConformanceTest {
             Files.deleteIfExists(deadShm);
         }
     }
+
+    @Test
+    void staleOpenMpiSegmentsAreRemovedByTheNextMpiJob() throws Exception {
+        assumeTrue(MpirunJobRunner.available(), "Open MPI (mpirun, mpicc) is not installed");
+        assumeTrue(Files.isDirectory(Path.of("/dev/shm")) && Files.isDirectory(Path.of("/proc/self")), "no /dev/shm or /proc");
+        String tag = "vader_segment.tessera-test." + Long.toHexString(System.nanoTime());
+        Path stale = Files.writeString(Path.of("/dev/shm", tag + ".0"), "left by a killed job");
+        Path fresh = Files.writeString(Path.of("/dev/shm", tag + ".1"), "a job starting now");
+        Path inUse = Files.writeString(Path.of("/dev/shm", tag + ".2"), "mapped by a live job");
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 600_000);
+        Files.setLastModifiedTime(stale, old);
+        Files.setLastModifiedTime(inUse, old);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(inUse,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
+             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, Files.size(inUse), arena);
+            new MpirunJobRunner(false).run(2, world -> world.barrier());
+            assertFalse(Files.exists(stale), "a stale, unmapped segment of this user was left");
+            assertTrue(Files.exists(fresh), "a segment younger than a minute was removed");
+            assertTrue(Files.exists(inUse), "a segment that a live process maps was removed");
+        } finally {
+            Files.deleteIfExists(stale);
+            Files.deleteIfExists(fresh);
+            Files.deleteIfExists(inUse);
+        }
+    }
 }
