@@ -38,6 +38,8 @@ public final class ProcessLauncher {
     private final PrintStream err;
     private final long jobTimeoutNanos;
     private final int emulatedNodes;
+    /** The running job's failure file (local jobs), watched by every rank. */
+    private Path failureFile;
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
         this(out, err, java.time.Duration.ZERO, 0);
@@ -124,6 +126,7 @@ public final class ProcessLauncher {
                 pumps.add(pump(p.getErrorStream(), err, prefix));
                 p.getOutputStream().close();
             }
+            failureFile = remote ? null : dir.resolve("failure");
             int status = await(ranks);
             for (Thread t : pumps) {
                 t.join(2000);
@@ -323,6 +326,11 @@ public final class ProcessLauncher {
                     reported[r] = true;
                     err.println("tessera: rank " + r + " exited with status " + describe(p.exitValue())
                             + (firstFailed < 0 ? "; stopping the job" : ""));
+                    if (firstFailed < 0 && failureFile != null) {
+                        // every rank watches this file: the failure reaches ranks a device's notice missed
+                        dev.tessera.runtime.internal.ProcessBootstrap.writeFailure(failureFile, r,
+                                "rank " + r + " exited with status " + describe(p.exitValue()));
+                    }
                     if (firstFailed < 0) {
                         firstFailed = r;
                         status = p.exitValue();

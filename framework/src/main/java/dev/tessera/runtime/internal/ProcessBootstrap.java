@@ -58,6 +58,8 @@ public final class ProcessBootstrap {
         ConnectedRank connected = provider.connect(job, DeviceProvider.Link.standalone());
         current = connected.device();
         installExitHandlers(connected.device(), Thread.currentThread());
+        failureFile = failureFile(env);
+        watchFailureFile(connected.device(), failureFile);
         return new RankBootstrap(connected.device(), connected.localRank(), connected.localSize(), connected.nodeId(),
                 connected.jobId(), job.nodeName());
     }
@@ -202,10 +204,72 @@ public final class ProcessBootstrap {
             System.out.flush();
             System.err.println("tessera: " + cause.getMessage());
             System.err.flush();
+            writeFailure(failureFile, device.rank(), cause.getMessage());
             device.abort(device.rank(), cause);
             return;
         }
         device.close();
+    }
+
+    /** The job's failure file (Tessera's launcher, local ranks), or null. */
+    private static volatile java.nio.file.Path failureFile;
+
+    /**
+     * {@code TESSERA_RENDEZVOUS_DIR/failure} for ranks of Tessera's own launcher on this host:
+     * the job's first failure, as "RANK" and a message on two lines, written by the failing rank
+     * (or by the launcher when a rank exits with a non-zero status). Every rank watches it, so a
+     * failure reaches ranks that a device's own notice missed.
+     */
+    private static java.nio.file.Path failureFile(Map<String, String> env) {
+        String dir = env.get("TESSERA_RENDEZVOUS_DIR");
+        return env.containsKey("TESSERA_LAUNCHER_PID") && dir != null && !dir.isBlank()
+                ? java.nio.file.Path.of(dir, "failure") : null;
+    }
+
+    /** Writes the job's failure file unless it exists (the first failure wins); best effort. */
+    public static void writeFailure(java.nio.file.Path file, int rank, String message) {
+        if (file == null) {
+            return;
+        }
+        java.nio.file.Path tmp = file.resolveSibling("failure." + ProcessHandle.current().pid() + ".tmp");
+        try {
+            dev.tessera.device.OwnerOnlyFiles.writeString(tmp, rank + "\n" + message + "\n");
+            java.nio.file.Files.move(tmp, file); // fails if another failure came first
+        } catch (java.io.IOException | RuntimeException ignored) {
+            // another failure was first, or the job's directory is gone
+        } finally {
+            try {
+                java.nio.file.Files.deleteIfExists(tmp);
+            } catch (java.io.IOException ignored) {
+                // best effort
+            }
+        }
+    }
+
+    /** Polls the job's failure file (4 times a second) and fails this rank's calls once it appears. */
+    private static void watchFailureFile(Device device, java.nio.file.Path file) {
+        if (file == null) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("tessera-failure-watch").start(() -> {
+            while (!java.nio.file.Files.exists(file)) {
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            try {
+                java.util.List<String> lines = java.nio.file.Files.readAllLines(file);
+                int failed = Integer.parseInt(lines.get(0).strip());
+                if (failed != device.rank()) {
+                    device.abort(failed, new TesseraException(ErrorClass.PROC_FAILED,
+                            lines.size() > 1 ? lines.get(1) : "rank " + failed + " failed"));
+                }
+            } catch (java.io.IOException | RuntimeException ignored) {
+                // unreadable: the device's own notices still apply
+            }
+        });
     }
 
     /**
