@@ -264,7 +264,14 @@ class JobEndConformanceTest {
                 java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
              java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, Files.size(inUse), arena);
-            new MpirunJobRunner(false).run(2, world -> world.barrier());
+            String staleName = stale.toString();
+            // rank 0 waits (at most 60 s) for the clean-up, which runs in the background of local rank 0
+            new MpirunJobRunner(false).run(2, world -> {
+                for (int i = 0; i < 600 && world.rank() == 0 && Files.exists(Path.of(staleName)); i++) {
+                    Thread.sleep(100);
+                }
+                world.barrier();
+            });
             assertFalse(Files.exists(stale), "a stale, unmapped segment of this user was left");
             assertTrue(Files.exists(fresh), "a segment younger than a minute was removed");
             assertTrue(Files.exists(inUse), "a segment that a live process maps was removed");

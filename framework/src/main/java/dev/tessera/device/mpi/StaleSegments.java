@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 /**
  * Removes the shared-memory segments that Open MPI's vader transport leaves in /dev/shm
  * ({@code vader_segment.*}) when the ranks of a job are killed: Open MPI unlinks them at
- * MPI_Finalize only. Local rank 0 of each mpi-device job looks, when it starts, for such
+ * MPI_Finalize only. Local rank 0 of each mpi-device job looks, in the background, for such
  * files of this user that are older than a minute and that no process of this user has
  * mapped (read from /proc/PID/maps: a segment in use is mapped by the ranks of its job), and
  * deletes them (/proc is read only when such files exist). TESSERA_MPI_CLEAN_SHM=0 turns
@@ -23,6 +23,15 @@ final class StaleSegments {
     private static final long MIN_AGE_MILLIS = 60_000;
 
     private StaleSegments() {
+    }
+
+    /**
+     * Starts {@link #remove} in a daemon thread: reading every process's maps takes seconds on
+     * a busy node (JVMs map thousands of regions), which a job's start must not wait for.
+     */
+    static void removeInBackground(Path dir) {
+        Thread.ofPlatform().daemon().name("tessera-stale-segments").priority(Thread.MIN_PRIORITY)
+                .start(() -> remove(dir));
     }
 
     /** Deletes the stale segments in {@code dir}; returns those deleted. */
