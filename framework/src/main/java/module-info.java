@@ -13,6 +13,7 @@
  */
 module dev.tessera.framework {
     requires info.picocli;
+    requires java.logging;
 
     exports dev.tessera;
     exports dev.tessera.comm;

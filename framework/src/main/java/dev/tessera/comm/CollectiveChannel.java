@@ -10,7 +10,9 @@ import java.lang.foreign.MemorySegment;
  * Point-to-point on a communicator's collective context, for one collective call: the
  * algorithms send raw segments to communicator ranks under the call's tag. A receive that
  * completes with an error means the ranks disagree about the call (different counts,
- * types or roots): that is reported as an error of the collective, naming it.
+ * types or roots): that is reported as an error of the collective, naming it, and ends the
+ * job. The channel also runs the call's agreement check ({@link CollectiveCheck}), by a
+ * signature exchange or by a header on each message ("framed").
  */
 final class CollectiveChannel {
 
@@ -20,14 +22,46 @@ final class CollectiveChannel {
     private final int tag;
     private final int context;
     private final Datatype type;
+    /** The agreement check of this call, or null when off (or on one rank). */
+    private final CollectiveCheck check;
 
-    CollectiveChannel(Comm comm, String call, int tag, Datatype type) {
+    /** The signature every message of this call carries (framed mode), or null. */
+    private final CollectiveCheck.Signature frame;
+    /** Framed mode: the receive scratch (header + payload) and the caller's target of each posted receive. */
+    private java.util.IdentityHashMap<DeviceRequest, MemorySegment[]> framedReceives;
+
+    /**
+     * A channel for one call. With a signature and the check on, the ranks' agreement is
+     * checked ({@link CollectiveCheck}): by a signature exchange with ring neighbours, or,
+     * {@code framed}, by a header on every message of the call (for algorithms whose exchange
+     * pattern reaches every rank whatever the arguments).
+     */
+    CollectiveChannel(Comm comm, String call, int tag, Datatype type, CollectiveCheck.Signature signature, boolean framed) {
         this.comm = comm;
         this.device = comm.device();
         this.call = call;
         this.tag = tag;
         this.context = comm.collectiveContext();
         this.type = type;
+        boolean on = signature != null && comm.size() > 1 && CollectiveCheck.enabled(comm.env.tuning);
+        this.frame = on && framed ? signature : null;
+        this.check = on && !framed ? new CollectiveCheck(comm, tag, signature) : null;
+    }
+
+    /**
+     * Ends the call's agreement check: waits for the neighbour's signature and compares
+     * (aborting the job on a mismatch). Collectives call it before they return and before
+     * handing the call to a library's own collective, which could hang on a mismatch.
+     */
+    void finish() {
+        if (check != null) {
+            check.verify();
+        }
+    }
+
+    /** Compares signatures if the neighbour's has arrived, without blocking; true once compared. */
+    boolean tryFinish() {
+        return check == null || check.tryVerify();
     }
 
     int rank() {
@@ -47,11 +81,51 @@ final class CollectiveChannel {
     }
 
     DeviceRequest isend(MemorySegment data, int dest) {
+        if (frame != null) {
+            MemorySegment framed = scratch(CollectiveCheck.BYTES + data.byteSize());
+            frame.write(framed);
+            MemorySegment.copy(data, 0, framed, CollectiveCheck.BYTES, data.byteSize());
+            data = framed;
+        }
         return device.isend(data, comm.group.worldRank(dest), tag, context, type.code(), false);
     }
 
     DeviceRequest irecv(MemorySegment into, int source) {
+        if (frame != null) {
+            MemorySegment framed = scratch(CollectiveCheck.BYTES + into.byteSize());
+            DeviceRequest r = device.irecv(framed, comm.group.worldRank(source), tag, context, type.code());
+            if (framedReceives == null) {
+                framedReceives = new java.util.IdentityHashMap<>();
+            }
+            framedReceives.put(r, new MemorySegment[] {framed, into});
+            return r;
+        }
         return device.irecv(into, comm.group.worldRank(source), tag, context, type.code());
+    }
+
+    /** Whether this call's messages carry its signature. */
+    boolean framed() {
+        return frame != null;
+    }
+
+    /** Framed mode: compares a completed receive's header and size with this rank's, then unpacks its payload. */
+    private void unframe(DeviceRequest r, MemorySegment[] framedAndTarget) {
+        MemorySegment framed = framedAndTarget[0];
+        MemorySegment into = framedAndTarget[1];
+        int peer = comm.group.rankOf(r.source());
+        RuntimeException e = r.error();
+        if (e instanceof TesseraException te && te.errorClass() == ErrorClass.TYPE) {
+            throw CollectiveCheck.mismatch(comm, frame, peer, new CollectiveCheck.Signature(frame.call(), r.typeCode(),
+                    frame.count(), frame.root(), frame.op()));
+        }
+        if (e != null && !(e instanceof TesseraException te && te.errorClass() == ErrorClass.TRUNCATE)) {
+            return; // reported by check()
+        }
+        CollectiveCheck.Signature other = r.byteCount() >= CollectiveCheck.BYTES ? CollectiveCheck.Signature.read(framed) : null;
+        if (other == null || frame.difference(other) != null || r.byteCount() != framed.byteSize()) {
+            throw CollectiveCheck.mismatch(comm, frame, peer, other);
+        }
+        MemorySegment.copy(framed, CollectiveCheck.BYTES, into, 0, into.byteSize());
     }
 
     void send(MemorySegment data, int dest) {
@@ -71,19 +145,32 @@ final class CollectiveChannel {
     }
 
     void await(DeviceRequest r) {
+        if (check != null && !r.isComplete()) {
+            check.verify(); // before blocking: a mismatch may mean r never completes
+        }
         device.await(r);
         check(r);
     }
 
     /** Throws the error of a completed transfer as an error of this collective, naming it. */
     void check(DeviceRequest r) {
+        MemorySegment[] framed = framedReceives == null ? null : framedReceives.remove(r);
+        if (framed != null) {
+            unframe(r, framed);
+        }
         RuntimeException e = r.error();
         if (e != null) {
             ErrorClass cls = e instanceof TesseraException te ? te.errorClass() : ErrorClass.INTERN;
             if (cls == ErrorClass.TRUNCATE || cls == ErrorClass.TYPE) {
-                throw new TesseraException(cls, comm.where(call) + ": ranks disagree on the call (rank "
+                if (check != null) {
+                    check.tryVerify(); // the signatures name the disagreement better, once they are in
+                }
+                TesseraException mismatch = new TesseraException(cls, comm.where(call) + ": ranks disagree on the call (rank "
                         + comm.group.rankOf(r.source()) + " sent " + r.byteCount() + " bytes of "
                         + Datatype.ofCode(r.typeCode()) + "): every rank must pass matching counts, types and roots", e);
+                // fatal, as a signature mismatch is: other ranks may wait for transfers this one will not make
+                device.abort(comm.group.worldRank(comm.rank()), mismatch);
+                throw mismatch;
             }
             throw new TesseraException(cls, comm.where(call) + ": " + e.getMessage(), e);
         }

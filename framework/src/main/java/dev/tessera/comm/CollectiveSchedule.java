@@ -18,7 +18,7 @@ import java.util.List;
  *
  * <p>Invariants: rounds run in order; a round's local step runs exactly once, after every
  * transfer of the round completed without error; {@link #done} completes once, after the
- * last round's step, or with the first error. {@link #advance} is synchronized: a request
+ * last round's step and the call's agreement check ({@link CollectiveCheck}), or with the first error. {@link #advance} is synchronized: a request
  * tested from two threads (MULTIPLE) advances the schedule from one at a time.
  */
 final class CollectiveSchedule {
@@ -84,10 +84,19 @@ final class CollectiveSchedule {
         }
         try {
             while (true) {
+                // compare signatures as soon as the neighbour's is in: on a mismatch a round may never complete
+                channel.tryFinish();
                 for (DeviceRequest r : inFlight) {
                     if (!r.isComplete()) {
                         return false;
                     }
+                }
+                if (current == rounds.size()) {
+                    if (!channel.tryFinish()) {
+                        return false; // every round is done; the result counts once the ranks are known to agree
+                    }
+                    done.completeSend();
+                    return true;
                 }
                 for (DeviceRequest r : inFlight) {
                     channel.check(r);
@@ -96,12 +105,7 @@ final class CollectiveSchedule {
                     rounds.get(current).step.run();
                 }
                 current++;
-                if (current == rounds.size()) {
-                    inFlight = new DeviceRequest[0];
-                    done.completeSend();
-                    return true;
-                }
-                inFlight = post(rounds.get(current));
+                inFlight = current == rounds.size() ? new DeviceRequest[0] : post(rounds.get(current));
             }
         } catch (RuntimeException e) {
             TesseraException error = e instanceof TesseraException te ? te

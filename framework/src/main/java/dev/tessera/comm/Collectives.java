@@ -35,9 +35,37 @@ final class Collectives {
         this.comm = comm;
     }
 
+    /** A channel for one call, without the agreement check (object collectives, internal steps). */
     CollectiveChannel channel(String call, Datatype type) {
         int tag = comm.nextCollectiveTag();
-        return new CollectiveChannel(comm, call, tag, type);
+        return new CollectiveChannel(comm, call, tag, type, null, false);
+    }
+
+    /**
+     * A channel for one call whose arguments every rank must agree on ({@link CollectiveCheck}):
+     * count ({@link CollectiveCheck#NONE} for vector variants), root (-1 for none), op (null for none).
+     */
+    CollectiveChannel channel(String call, Datatype type, long count, int root, Op op) {
+        return channel(call, type, count, root, op, false);
+    }
+
+    /** As {@link #channel(String, Datatype, long, int, Op)}; {@code framed}: the signature rides on every message. */
+    CollectiveChannel channel(String call, Datatype type, long count, int root, Op op, boolean framed) {
+        int tag = comm.nextCollectiveTag();
+        return new CollectiveChannel(comm, call, tag, type, CollectiveCheck.Signature.of(call, type, count, root, op), framed);
+    }
+
+    /**
+     * As {@link #channel(String, Datatype, long, int, Op)} for a call that the library runs
+     * when {@code lib} is not null: then checked only with TESSERA_COLL_CHECK=always
+     * ({@link CollectiveCheck#enabledForNative}), so that by default a rank never waits for a
+     * neighbour's signature outside the library before its collective.
+     */
+    CollectiveChannel channel(String call, Datatype type, long count, int root, Op op, NativeCollectives lib) {
+        if (lib != null && !CollectiveCheck.enabledForNative(comm.env.tuning)) {
+            return new CollectiveChannel(comm, call, comm.nextCollectiveTag(), type, null, false);
+        }
+        return channel(call, type, count, root, op, false);
     }
 
     String algorithm(String collective, String chosen) {
@@ -79,12 +107,13 @@ final class Collectives {
     // ------------------------------------------------------------------ barrier, bcast
 
     void barrier() {
-        CollectiveChannel ch = channel("Comm.barrier", Datatype.BYTE);
+        NativeCollectives lib = nativeFor("barrier", Datatype.BYTE, null, 1);
+        CollectiveChannel ch = channel("Comm.barrier", Datatype.BYTE, 0, -1, null, lib);
         if (size() == 1) {
             return;
         }
-        NativeCollectives lib = nativeFor("barrier", Datatype.BYTE, null, 1);
         if (lib != null) {
+            ch.finish();
             lib.barrier(comm.context);
             return;
         }
@@ -93,16 +122,18 @@ final class Collectives {
             case "dissemination" -> BarrierAlgorithms.dissemination(ch);
             default -> throw unknownAlgorithm("barrier", alg, "dissemination");
         }
+        ch.finish();
     }
 
     void bcast(Buffer buffer, int root) {
         String call = "Comm.bcast";
         comm.checkBuffer(call, buffer, true);
         comm.checkRoot(call, root);
-        CollectiveChannel ch = channel(call, buffer.type());
-        MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
         NativeCollectives lib = nativeFor("bcast", buffer.type(), null, buffer.count());
+        CollectiveChannel ch = channel(call, buffer.type(), buffer.count(), root, null, lib);
+        MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
         if (lib != null) {
+            ch.finish();
             lib.bcast(data, buffer.count(), buffer.type().code(), root, comm.context);
         } else if (size() > 1 && data.byteSize() > 0) {
             String alg = algorithm("bcast", BcastDecision.choose(data.byteSize(), buffer.count(), size()));
@@ -112,6 +143,7 @@ final class Collectives {
                 default -> throw unknownAlgorithm("bcast", alg, "binomial, scatter_allgather");
             }
         }
+        ch.finish();
         if (rank() != root) {
             buffer.received(data.byteSize());
         }
@@ -124,10 +156,13 @@ final class Collectives {
         comm.checkRoot(call, root);
         comm.checkBuffer(call, send, false);
         Buffer result = rank() == root ? rootBuffer(call, recv, true, send, size()) : null;
-        CollectiveChannel ch = channel(call, send.type());
-        MemorySegment mine = send.sendSegment();
         NativeCollectives lib = nativeFor("gather", send.type(), null, send.count());
+        CollectiveChannel ch = channel(call, send.type(), send.count(), root, null, lib);
+        MemorySegment mine = send.sendSegment();
         String alg = lib != null ? "native" : algorithm("gather", GatherDecision.gather(mine.byteSize(), size()));
+        if (lib != null) {
+            ch.finish();
+        }
         switch (alg) {
             case "native" -> lib.gather(mine, result == null ? null : result.receiveSegment(), send.count(),
                     send.type().code(), root, comm.context);
@@ -136,6 +171,7 @@ final class Collectives {
                     : equalBlocks(result.receiveSegment(), size(), mine.byteSize()), root);
             default -> throw unknownAlgorithm("gather", alg, "binomial, linear");
         }
+        ch.finish();
         if (result != null) {
             result.received(result.byteSize());
         }
@@ -154,7 +190,9 @@ final class Collectives {
                 throw countError(call, "counts[" + rank() + "] is " + counts[rank()] + " but the root sends " + send.count());
             }
         }
-        GatherAlgorithms.linearGather(channel(call, send.type()), send.sendSegment(), blocks, root);
+        CollectiveChannel ch = channel(call, send.type(), CollectiveCheck.NONE, root, null);
+        GatherAlgorithms.linearGather(ch, send.sendSegment(), blocks, root);
+        ch.finish();
         if (blocks != null) {
             recv.received(recv.byteSize());
         }
@@ -165,11 +203,14 @@ final class Collectives {
         comm.checkRoot(call, root);
         comm.checkBuffer(call, recv, true);
         Buffer source = rank() == root ? rootBuffer(call, send, false, recv, size()) : null;
-        CollectiveChannel ch = channel(call, recv.type());
+        NativeCollectives lib = nativeFor("scatter", recv.type(), null, recv.count());
+        CollectiveChannel ch = channel(call, recv.type(), recv.count(), root, null, lib);
         MemorySegment mine = recv.receiveSegment();
         MemorySegment all = source == null ? null : source.sendSegment();
-        NativeCollectives lib = nativeFor("scatter", recv.type(), null, recv.count());
         String alg = lib != null ? "native" : algorithm("scatter", GatherDecision.scatter(mine.byteSize(), size()));
+        if (lib != null) {
+            ch.finish();
+        }
         switch (alg) {
             case "native" -> lib.scatter(all, mine, recv.count(), recv.type().code(), root, comm.context);
             case "binomial" -> GatherAlgorithms.binomialScatter(ch, all, mine, root);
@@ -177,6 +218,7 @@ final class Collectives {
                     : equalBlocks(all, size(), mine.byteSize()), mine, root);
             default -> throw unknownAlgorithm("scatter", alg, "binomial, linear");
         }
+        ch.finish();
         recv.received(recv.byteSize());
     }
 
@@ -194,7 +236,9 @@ final class Collectives {
                 throw countError(call, "counts[" + rank() + "] is " + counts[rank()] + " but the root receives " + recv.count());
             }
         }
-        GatherAlgorithms.linearScatter(channel(call, recv.type()), blocks, recv.receiveSegment(), root);
+        CollectiveChannel ch = channel(call, recv.type(), CollectiveCheck.NONE, root, null);
+        GatherAlgorithms.linearScatter(ch, blocks, recv.receiveSegment(), root);
+        ch.finish();
         recv.received(recv.byteSize());
     }
 
@@ -212,10 +256,11 @@ final class Collectives {
         } else {
             mine.sendSegment();
         }
-        CollectiveChannel ch = channel(call, recv.type());
-        MemorySegment data = recv.receiveSegment();
         NativeCollectives lib = nativeFor("allgather", recv.type(), null, block);
+        CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
+        MemorySegment data = recv.receiveSegment();
         if (lib != null) {
+            ch.finish();
             lib.allgather(null, data, block, recv.type().code(), comm.context);
         } else if (size() > 1 && block > 0) {
             String alg = algorithm("allgather", AllgatherDecision.choose(data.byteSize(), size()));
@@ -225,6 +270,7 @@ final class Collectives {
                 default -> throw unknownAlgorithm("allgather", alg, "bruck, ring");
             }
         }
+        ch.finish();
         recv.received(data.byteSize());
     }
 
@@ -238,7 +284,9 @@ final class Collectives {
             throw countError(call, "counts[" + rank() + "] is " + counts[rank()] + " but this rank sends " + send.count());
         }
         MemorySegment.copy(send.sendSegment(), 0, blocks[rank()], 0, blocks[rank()].byteSize());
-        AllgatherAlgorithms.ringV(channel(call, recv.type()), blocks);
+        CollectiveChannel ch = channel(call, recv.type(), CollectiveCheck.NONE, -1, null);
+        AllgatherAlgorithms.ringV(ch, blocks);
+        ch.finish();
         recv.received(recv.byteSize());
     }
 
@@ -251,15 +299,19 @@ final class Collectives {
         long blockBytes = (long) block * recv.type().byteSize();
         MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
         MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
-        CollectiveChannel ch = channel(call, recv.type());
         NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
+        CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         String alg = lib != null ? "native" : algorithm("alltoall", AlltoallDecision.choose(blockBytes, size()));
+        if (lib != null) {
+            ch.finish();
+        }
         switch (alg) {
             case "native" -> lib.alltoall(send.sendSegment(), recv.receiveSegment(), block, recv.type().code(), comm.context);
             case "pairwise" -> AlltoallAlgorithms.pairwise(ch, out, in);
             case "linear" -> AlltoallAlgorithms.linear(ch, out, in);
             default -> throw unknownAlgorithm("alltoall", alg, "pairwise, linear");
         }
+        ch.finish();
         recv.received(recv.byteSize());
     }
 
@@ -271,7 +323,9 @@ final class Collectives {
         send.sendSegment();
         MemorySegment[] out = variableBlocks(call, send, sendCounts, sendDispls);
         MemorySegment[] in = variableBlocks(call, recv, recvCounts, recvDispls);
-        AlltoallAlgorithms.pairwise(channel(call, recv.type()), out, in);
+        CollectiveChannel ch = channel(call, recv.type(), CollectiveCheck.NONE, -1, null);
+        AlltoallAlgorithms.pairwise(ch, out, in);
+        ch.finish();
         recv.received(recv.byteSize());
     }
 

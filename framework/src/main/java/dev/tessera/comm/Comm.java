@@ -419,6 +419,10 @@ public class Comm {
     // ------------------------------------------------------------------ argument checks
 
     void checkCall(String call) {
+        if (env.isClosed()) {
+            throw new TesseraException(ErrorClass.OTHER, where(call) + ": called after the rank's Session was closed "
+                    + "(Session.close(), like MPI_Finalize, ends all communication of the rank)");
+        }
         if (freed) {
             throw new TesseraException(ErrorClass.COMM, where(call) + ": communicator used after free()");
         }

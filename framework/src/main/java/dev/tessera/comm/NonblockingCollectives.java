@@ -36,8 +36,9 @@ final class NonblockingCollectives {
         return comm.rank();
     }
 
-    private CollectiveSchedule schedule(String call, Datatype type) {
-        return new CollectiveSchedule(blocking.channel(call, type));
+    /** A schedule on a channel whose call every rank must agree on (see {@link CollectiveCheck}). */
+    private CollectiveSchedule schedule(String call, Datatype type, long count, int root, Op op) {
+        return new CollectiveSchedule(blocking.channel(call, type, count, root, op));
     }
 
     private static MemorySegment empty() {
@@ -48,7 +49,7 @@ final class NonblockingCollectives {
 
     Request ibarrier() {
         String call = "Comm.ibarrier";
-        CollectiveSchedule s = schedule(call, Datatype.BYTE);
+        CollectiveSchedule s = schedule(call, Datatype.BYTE, 0, -1, null);
         int p = p();
         for (int dist = 1; dist < p; dist <<= 1) {
             s.round().send(empty(), (me() + dist) % p).recv(empty(), (me() - dist + p) % p);
@@ -61,7 +62,7 @@ final class NonblockingCollectives {
         comm.checkRoot(call, root);
         comm.checkBuffer(call, buffer, me() != root);
         MemorySegment data = me() == root ? buffer.sendSegment() : buffer.receiveSegment();
-        CollectiveSchedule s = schedule(call, buffer.type());
+        CollectiveSchedule s = schedule(call, buffer.type(), buffer.count(), root, null);
         int p = p();
         int vr = (me() - root + p) % p;
         int lowest = vr == 0 ? Integer.highestOneBit(Math.max(1, p - 1)) << 1 : Integer.lowestOneBit(vr);
@@ -118,7 +119,7 @@ final class NonblockingCollectives {
     }
 
     private Request gatherBlocks(String call, Buffer send, MemorySegment[] blocks, Buffer recv, int root) {
-        CollectiveSchedule s = schedule(call, send.type());
+        CollectiveSchedule s = schedule(call, send.type(), CollectiveCheck.NONE, root, null);
         MemorySegment mine = send.sendSegment();
         CollectiveSchedule.Round r = s.round();
         if (me() == root) {
@@ -169,7 +170,7 @@ final class NonblockingCollectives {
     }
 
     private Request scatterBlocks(String call, MemorySegment[] blocks, Buffer recv, int root) {
-        CollectiveSchedule s = schedule(call, recv.type());
+        CollectiveSchedule s = schedule(call, recv.type(), CollectiveCheck.NONE, root, null);
         MemorySegment mine = recv.receiveSegment();
         CollectiveSchedule.Round r = s.round();
         if (me() == root) {
@@ -213,7 +214,7 @@ final class NonblockingCollectives {
     }
 
     private Request allgatherBlocks(String call, Buffer send, MemorySegment[] blocks, Buffer recv) {
-        CollectiveSchedule s = schedule(call, recv.type());
+        CollectiveSchedule s = schedule(call, recv.type(), CollectiveCheck.NONE, -1, null);
         MemorySegment mine = send.sendSegment();
         CollectiveSchedule.Round r = s.round();
         for (int i = 0; i < p(); i++) {
@@ -248,7 +249,7 @@ final class NonblockingCollectives {
     }
 
     private Request alltoallBlocks(String call, MemorySegment[] out, MemorySegment[] in, Buffer recv) {
-        CollectiveSchedule s = schedule(call, recv.type());
+        CollectiveSchedule s = schedule(call, recv.type(), CollectiveCheck.NONE, -1, null);
         CollectiveSchedule.Round r = s.round();
         int p = p();
         for (int k = 1; k < p; k++) {
@@ -317,7 +318,7 @@ final class NonblockingCollectives {
         } else {
             op.validate(send.type(), send.count(), comm, call);
         }
-        CollectiveSchedule s = schedule(call, send.type());
+        CollectiveSchedule s = schedule(call, send.type(), send.count(), root, op);
         MemorySegment mine = send.sendSegment();
         MemorySegment result = CollectiveChannel.scratch(mine.byteSize());
         reduceToZero(s, mine, result, send.count(), send.type(), op);
@@ -343,7 +344,7 @@ final class NonblockingCollectives {
     Request iallreduce(Buffer send, Buffer recv, Op op) {
         String call = "Comm.iallreduce";
         checkReduction(call, send, recv, op);
-        CollectiveSchedule s = schedule(call, recv.type());
+        CollectiveSchedule s = schedule(call, recv.type(), recv.count(), -1, op);
         MemorySegment data = recv.receiveSegment();
         reduceToZero(s, send.sendSegment(), data, recv.count(), recv.type(), op);
         CollectiveSchedule.Round out = s.round();
@@ -390,7 +391,7 @@ final class NonblockingCollectives {
                     + recv.count() + ", but the counts add up to " + total + " with " + counts[me()] + " for this rank");
         }
         op.validate(send.type(), send.count(), comm, call);
-        CollectiveSchedule s = schedule(call, send.type());
+        CollectiveSchedule s = schedule(call, send.type(), send.count(), -1, op);
         MemorySegment whole = CollectiveChannel.scratch(send.byteSize());
         reduceToZero(s, send.sendSegment(), whole, send.count(), send.type(), op);
         long esize = send.type().byteSize();
@@ -419,7 +420,7 @@ final class NonblockingCollectives {
     Request scan(Buffer send, Buffer recv, Op op, boolean exclusive) {
         String call = exclusive ? "Comm.iexscan" : "Comm.iscan";
         checkReduction(call, send, recv, op);
-        CollectiveSchedule s = schedule(call, recv.type());
+        CollectiveSchedule s = schedule(call, recv.type(), recv.count(), -1, op);
         MemorySegment mine = send.sendSegment();
         MemorySegment result = recv.receiveSegment();
         MemorySegment left = CollectiveChannel.scratch(mine.byteSize());

@@ -61,6 +61,16 @@ public final class Op {
         this.name = name;
     }
 
+    /** This operation's code in a collective signature ({@link CollectiveCheck}): its kind (user operations share one). */
+    int checkCode() {
+        return kind.ordinal();
+    }
+
+    /** The name of a signature's operation code. */
+    static String checkName(int code) {
+        return code >= 0 && code < Kind.values().length ? Kind.values()[code].name() : "none";
+    }
+
     /** The {@link dev.tessera.device.WireCodes} code of a built-in operation a library can run, or OP_NONE (MINLOC, MAXLOC, user). */
     int nativeCode() {
         return switch (kind) {

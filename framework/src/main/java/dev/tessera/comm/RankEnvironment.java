@@ -40,7 +40,18 @@ final class RankEnvironment {
         nextContext = Math.max(nextContext, context + 2);
     }
 
-    /** Releases the rank's communication state (nothing is held today: nonblocking collectives run as schedules). */
+    /** Set once the rank's session has closed: every later call on any of its communicators fails. */
+    private volatile boolean closed;
+
+    /**
+     * Releases the rank's communication state (nothing is held today: nonblocking collectives
+     * run as schedules) and marks the rank closed, as MPI_Finalize does.
+     */
     void close() {
+        closed = true;
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 }

@@ -81,17 +81,23 @@ final class Reductions {
     void allreduce(Buffer send, Buffer recv, Op op) {
         String call = "Comm.allreduce";
         check(call, send, recv, op);
-        CollectiveChannel ch = c.channel(call, recv.type());
         NativeCollectives lib = c.nativeFor("allreduce", recv.type(), op, recv.count());
+        String alg = lib != null ? "native" : c.algorithm("allreduce",
+                ReduceDecision.allreduce(recv.byteSize(), recv.count(), op.isCommutative(), c.size()));
+        // recursive doubling reaches every rank from every rank: its own messages carry the check
+        boolean framed = alg.equals("recursive_doubling");
+        CollectiveChannel ch = lib != null ? c.channel(call, recv.type(), recv.count(), -1, op, lib)
+                : c.channel(call, recv.type(), recv.count(), -1, op, framed);
         if (lib != null) {
+            ch.finish();
             MemorySegment in = nativeSend(send, recv);
             lib.allreduce(in, recv.receiveSegment(), recv.count(), recv.type().code(), op.nativeCode(), comm.context);
             recv.received(recv.byteSize());
             return;
         }
         MemorySegment data = load(send, recv);
-        if (c.size() > 1 && recv.count() > 0) {
-            String alg = c.algorithm("allreduce", ReduceDecision.allreduce(data.byteSize(), recv.count(), op.isCommutative(), c.size()));
+        // checked and framed, an empty vector still exchanges its (header-only) messages: the others expect them
+        if (c.size() > 1 && (recv.count() > 0 || framed && ch.framed())) {
             switch (alg) {
                 case "recursive_doubling" -> AllreduceAlgorithms.recursiveDoubling(ch, data, recv.count(), op);
                 case "rabenseifner" -> orderSafe(op, ch, data, recv.count(),
@@ -101,6 +107,7 @@ final class Reductions {
                 default -> throw c.unknownAlgorithm("allreduce", alg, "recursive_doubling, rabenseifner, ring");
             }
         }
+        ch.finish();
         recv.received(data.byteSize());
     }
 
@@ -121,9 +128,10 @@ final class Reductions {
         Buffer contribution = send != null ? send : recv;
         Buffer work = isRoot ? recv : scratchLike(contribution, call);
         MemorySegment data = start(call, isRoot ? send : contribution, work, op);
-        CollectiveChannel ch = c.channel(call, work.type());
         NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
+        CollectiveChannel ch = c.channel(call, work.type(), work.count(), root, op, lib);
         if (lib != null) {
+            ch.finish();
             lib.reduce(isRoot ? null : data, isRoot ? data : null, work.count(), work.type().code(), op.nativeCode(), root,
                     comm.context);
         } else if (c.size() > 1 && work.count() > 0) {
@@ -133,6 +141,7 @@ final class Reductions {
                 default -> throw c.unknownAlgorithm("reduce", alg, "binomial");
             }
         }
+        ch.finish();
         if (isRoot) {
             recv.received(data.byteSize());
         }
@@ -149,11 +158,12 @@ final class Reductions {
                 recv == null ? Datatype.BYTE : recv.type());
         comm.checkBuffer(call, recv, true);
         MemorySegment data = start(call, send == null ? recv : send, work, op);
-        CollectiveChannel ch = c.channel(call, recv.type());
+        CollectiveChannel ch = c.channel(call, recv.type(), recv.count(), -1, op);
         boolean have = !exclusive;
         if (c.size() > 1 && recv.count() > 0) {
             have = ReduceAlgorithms.scan(ch, data, recv.count(), op, exclusive);
         }
+        ch.finish();
         if (have) {
             MemorySegment.copy(data, 0, recv.receiveSegment(), 0, data.byteSize());
             recv.received(data.byteSize());
@@ -171,9 +181,9 @@ final class Reductions {
         }
         Buffer work = Buffer.raw(CollectiveChannel.scratch(send.byteSize()), send.type());
         MemorySegment data = start(call, send, work, op);
-        CollectiveChannel ch = c.channel(call, recv.type());
-        long blockBytes = recv.byteSize();
         NativeCollectives lib = c.nativeFor("reduce_scatter_block", recv.type(), op, recv.count());
+        CollectiveChannel ch = c.channel(call, recv.type(), recv.count(), -1, op, lib);
+        long blockBytes = recv.byteSize();
         String alg = lib != null ? "native"
                 : c.algorithm("reduce_scatter_block", ReduceDecision.reduceScatterBlock(op.isCommutative()));
         if (alg.equals("ring") && !op.isCommutative()) {
@@ -181,6 +191,7 @@ final class Reductions {
         }
         switch (alg) {
             case "native" -> {
+                ch.finish();
                 lib.reduceScatterBlock(data, recv.receiveSegment(), recv.count(), recv.type().code(), op.nativeCode(),
                         comm.context);
                 recv.received(blockBytes);
@@ -194,6 +205,7 @@ final class Reductions {
             }
             default -> throw c.unknownAlgorithm("reduce_scatter_block", alg, "ring, reduce_scatter");
         }
+        ch.finish();
         MemorySegment.copy(data, c.rank() * blockBytes, recv.receiveSegment(), 0, blockBytes);
         recv.received(blockBytes);
     }
@@ -221,7 +233,7 @@ final class Reductions {
         }
         Buffer work = Buffer.raw(CollectiveChannel.scratch(send.byteSize()), send.type());
         MemorySegment data = start(call, send, work, op);
-        CollectiveChannel ch = c.channel(call, recv.type());
+        CollectiveChannel ch = c.channel(call, recv.type(), send.count(), -1, op);
         long esize = recv.type().byteSize();
         ReduceAlgorithms.binomial(ch, data, send.count(), op, 0);
         MemorySegment[] blocks = new MemorySegment[p];
@@ -232,6 +244,7 @@ final class Reductions {
         }
         MemorySegment mine = recv.receiveSegment().asSlice(0, recvCounts[c.rank()] * esize);
         GatherAlgorithms.linearScatter(ch, c.rank() == 0 ? blocks : null, mine, 0);
+        ch.finish();
         recv.received(mine.byteSize());
     }
 }

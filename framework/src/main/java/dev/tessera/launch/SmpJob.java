@@ -131,6 +131,17 @@ public final class SmpJob {
         return true;
     }
 
+    /** The ranks whose threads are still running. */
+    public List<Integer> runningRanks() {
+        List<Integer> running = new ArrayList<>();
+        for (int r = 0; r < threads.size(); r++) {
+            if (threads.get(r).isAlive()) {
+                running.add(r);
+            }
+        }
+        return running;
+    }
+
     /** Outcomes by rank (null for a rank that has not finished). */
     public RankOutcome[] outcomes() {
         return outcomes.clone();

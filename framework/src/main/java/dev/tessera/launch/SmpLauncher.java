@@ -51,6 +51,7 @@ public final class SmpLauncher {
             RankTaggedOutput.install();
         }
         SmpJob job = new SmpJob(spec.ranks());
+        Thread exitGuard = exitGuard(job);
         job.start(rank -> () -> invoke(mains[rank], args.clone()), loaders::get, 16L << 20);
         try {
             job.join(Long.MAX_VALUE / 4, TimeUnit.NANOSECONDS);
@@ -59,6 +60,11 @@ public final class SmpLauncher {
             job.reportFailure(-1, e);
             return 130;
         } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitGuard);
+            } catch (IllegalStateException ignored) {
+                // already shutting down
+            }
             System.out.flush();
             for (RankClassLoader l : loaders) {
                 try {
@@ -75,6 +81,37 @@ public final class SmpLauncher {
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * A shutdown hook that fails the job when a rank thread calls System.exit while other ranks
+     * are still running: the JVM, and with it every rank, ends with the caller's status, and a
+     * status 0 would report a job that never finished as a success. The hook prints which rank
+     * exited with which status and which ranks were cut off, and ends the JVM with status 1
+     * (or the caller's non-zero status). A signal (Ctrl-C) ends the job as before.
+     */
+    private Thread exitGuard(SmpJob job) {
+        dev.tessera.runtime.internal.ExitWatch.install();
+        Thread guard = new Thread(() -> {
+            if (dev.tessera.runtime.internal.ExitWatch.bySignal()) {
+                return;
+            }
+            int who = dev.tessera.runtime.internal.ExitWatch.exitingRank();
+            List<Integer> cut = new ArrayList<>(job.runningRanks());
+            cut.remove(Integer.valueOf(who));
+            if (cut.isEmpty()) {
+                return;
+            }
+            int status = dev.tessera.runtime.internal.ExitWatch.status();
+            System.out.flush();
+            err.println("tessera: " + (who >= 0 ? "rank " + who : "a thread of the job") + " called System.exit with "
+                    + dev.tessera.runtime.internal.ExitWatch.describe() + " while rank(s) " + cut
+                    + " were still running: the job failed (a rank ends by returning from main)");
+            err.flush();
+            Runtime.getRuntime().halt(status > 0 ? status : 1);
+        }, "tessera-smp-exit-guard");
+        Runtime.getRuntime().addShutdownHook(guard);
+        return guard;
     }
 
     private static String[] withThreads(LaunchSpec spec) {

@@ -142,6 +142,7 @@ public final class Session implements AutoCloseable {
             return;
         }
         closed = true;
+        dev.tessera.runtime.internal.ProcessBootstrap.sessionClosed(device);
         synchronized (this) {
             if (team != null) {
                 team.close();

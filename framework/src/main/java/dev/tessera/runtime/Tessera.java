@@ -7,6 +7,8 @@ import dev.tessera.comm.ThreadLevel;
 import dev.tessera.device.Device;
 import dev.tessera.internal.CommAccess;
 import dev.tessera.device.DeviceProviders;
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
 
 /**
  * Entry point of a Tessera program.
@@ -28,6 +30,15 @@ public final class Tessera {
     /** The version of this build. */
     public static final String VERSION = Version.VERSION;
 
+    /**
+     * Devices of launched ranks that have been initialised: a second {@link #init} in the same
+     * rank (thread rank under smp, process rank otherwise) is an error, open or closed, as a
+     * second MPI_Init is. Weak, so finished in-process jobs leave nothing behind. A program
+     * started on its own gets a fresh one-rank job from each init.
+     */
+    private static final java.util.Set<Device> INITIALISED =
+            java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
+
     private Tessera() {
     }
 
@@ -43,12 +54,19 @@ public final class Tessera {
                 : options.threadLevel() != null ? options.threadLevel() : ThreadLevel.FUNNELED;
         RankBootstrap bootstrap = RankBootstrap.current();
         boolean ownsDevice = false;
+        Device launched = bootstrap != null ? bootstrap.device() : ProcessBootstrap.currentDevice();
+        if (launched != null && !INITIALISED.add(launched)) {
+            throw new TesseraException(ErrorClass.OTHER, "rank " + launched.rank() + ": Tessera.init called a second time "
+                    + "in this rank (device " + launched.name() + "): a rank initialises once, as with MPI_Init; "
+                    + "keep the first Session and close it when the rank is done");
+        }
         if (bootstrap == null) {
             // A process rank's device lives until the process exits (see ProcessBootstrap): closing it
             // here would tell the peers this rank left cleanly even when it is leaving by an exception.
             bootstrap = ProcessBootstrap.fromEnvironment(System.getenv());
             if (bootstrap != null) {
                 Affinity.bindFromEnvironment(System.getenv(), bootstrap.localRank(), bootstrap.localSize());
+                INITIALISED.add(bootstrap.device());
             }
         }
         if (bootstrap == null) {

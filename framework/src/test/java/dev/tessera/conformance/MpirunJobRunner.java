@@ -26,6 +26,8 @@ public final class MpirunJobRunner implements JobRunner {
     private final boolean nativeCollectives;
     private final Duration timeout;
     private final boolean mpich;
+    /** Extra environment of every rank of this runner's jobs. */
+    private final java.util.Map<String, String> extraEnv;
 
     public MpirunJobRunner(boolean nativeCollectives) {
         this(nativeCollectives, Duration.ofSeconds(90));
@@ -36,9 +38,26 @@ public final class MpirunJobRunner implements JobRunner {
     }
 
     private MpirunJobRunner(boolean nativeCollectives, Duration timeout, boolean mpich) {
+        this(nativeCollectives, timeout, mpich, java.util.Map.of());
+    }
+
+    private MpirunJobRunner(boolean nativeCollectives, Duration timeout, boolean mpich, java.util.Map<String, String> env) {
         this.nativeCollectives = nativeCollectives;
         this.timeout = timeout;
         this.mpich = mpich;
+        this.extraEnv = java.util.Map.copyOf(env);
+    }
+
+    /** This runner with {@code env} added to every rank's environment (shown in its name). */
+    public MpirunJobRunner withEnv(java.util.Map<String, String> env) {
+        java.util.Map<String, String> all = new java.util.TreeMap<>(extraEnv);
+        all.putAll(env);
+        return new MpirunJobRunner(nativeCollectives, timeout, mpich, all);
+    }
+
+    /** Whether this runner's jobs use the library's own collectives. */
+    public boolean nativeCollectives() {
+        return nativeCollectives;
     }
 
     /** A runner over MPICH (mpirun.mpich, mpicc.mpich), next to the default Open MPI. */
@@ -130,30 +149,7 @@ public final class MpirunJobRunner implements JobRunner {
     public ProcessJobRunner.Result launchMain(int ranks, String mainClass, List<String> args,
                                               java.util.Map<String, String> env) {
         try {
-            String java = ProcessHandle.current().info().command().orElse("java");
-            java.util.Map<String, String> vars = new java.util.LinkedHashMap<>();
-            vars.put("TESSERA_DEVICE", "mpi");
-            vars.put("TESSERA_MPI_COLLECTIVES", nativeCollectives ? "native" : "tessera");
-            vars.putAll(env);
-            List<String> cmd = new ArrayList<>();
-            if (mpich) {
-                vars.put("TESSERA_MPICC", pathOf("mpicc.mpich"));
-                cmd.addAll(List.of("mpirun.mpich", "-np", Integer.toString(ranks)));
-                vars.forEach((k, v) -> cmd.addAll(List.of("-genv", k, v)));
-            } else {
-                cmd.addAll(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
-                vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
-            }
-            cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                    "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
-            cmd.addAll(args);
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
-            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-            pb.environment().put("OMPI_MCA_rmaps_base_oversubscribe", "1");
-            // Yield when idle: more ranks than cores here.
-            pb.environment().put("OMPI_MCA_mpi_yield_when_idle", "1");
-            Process p = pb.start();
+            Process p = processBuilder(ranks, mainClass, args, env).start();
             try {
                 ByteArrayOutputStream bytes = new ByteArrayOutputStream();
                 Thread reader = Thread.ofPlatform().daemon().start(() -> copy(p.getInputStream(), bytes));
@@ -177,6 +173,35 @@ public final class MpirunJobRunner implements JobRunner {
         }
     }
 
+    /** The mpirun command of a job running {@code mainClass} on every rank (not started). */
+    public ProcessBuilder processBuilder(int ranks, String mainClass, List<String> args, java.util.Map<String, String> env) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        java.util.Map<String, String> vars = new java.util.LinkedHashMap<>();
+        vars.put("TESSERA_DEVICE", "mpi");
+        vars.put("TESSERA_MPI_COLLECTIVES", nativeCollectives ? "native" : "tessera");
+        vars.putAll(extraEnv);
+        vars.putAll(env);
+        List<String> cmd = new ArrayList<>();
+        if (mpich) {
+            vars.put("TESSERA_MPICC", pathOf("mpicc.mpich"));
+            cmd.addAll(List.of("mpirun.mpich", "-np", Integer.toString(ranks)));
+            vars.forEach((k, v) -> cmd.addAll(List.of("-genv", k, v)));
+        } else {
+            cmd.addAll(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
+            vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
+        }
+        cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        pb.environment().put("OMPI_MCA_rmaps_base_oversubscribe", "1");
+        // Yield when idle: more ranks than cores here.
+        pb.environment().put("OMPI_MCA_mpi_yield_when_idle", "1");
+        return pb;
+    }
+
     private static void copy(InputStream in, ByteArrayOutputStream out) {
         try (in) {
             in.transferTo(out);
@@ -187,6 +212,7 @@ public final class MpirunJobRunner implements JobRunner {
 
     @Override
     public String toString() {
-        return mpich ? "mpi(MPICH)" : nativeCollectives ? "mpi(native collectives)" : "mpi";
+        String name = mpich ? "mpi(MPICH)" : nativeCollectives ? "mpi(native collectives)" : "mpi";
+        return extraEnv.isEmpty() ? name : name + extraEnv;
     }
 }

@@ -120,6 +120,8 @@ public final class MpiDevice extends MatchingDevice {
     private volatile boolean closed;
     /** Set first thing in close(): native collectives that start after it refuse to call MPI. */
     private volatile boolean closing;
+    /** Threads inside {@link #await}: close() from a shutdown hook must not finalize MPI under them. */
+    private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
     /** How long close() waits for other threads' MPI calls to return before it gives up finalizing. */
     private static final long CLOSE_WAIT_SECONDS = 2;
 
@@ -627,9 +629,10 @@ public final class MpiDevice extends MatchingDevice {
         if (request.isComplete()) {
             return;
         }
-        int idleCount = 0;
+        waiting.incrementAndGet();
         dev.tessera.device.BlockedCalls.Wait blocked = dev.tessera.device.BlockedCalls.enter(this, request);
         try {
+            int idleCount = 0;
             while (!request.isComplete()) {
                 if (progress(request)) {
                     idleCount = 0;
@@ -641,6 +644,7 @@ public final class MpiDevice extends MatchingDevice {
             }
         } finally {
             dev.tessera.device.BlockedCalls.exit(blocked);
+            waiting.decrementAndGet();
         }
     }
 
@@ -650,8 +654,13 @@ public final class MpiDevice extends MatchingDevice {
     public void abort(int failedRank, Throwable cause) {
         super.abort(failedRank, cause);
         if (!closed) {
+            System.out.flush();
             System.err.println("tessera: rank " + rank + ": aborting the MPI job: rank " + failedRank + " failed: " + cause);
             System.err.flush();
+            // MPI_Abort kills every rank, and MPICH's launcher then drops what it has not read
+            // from the ranks' pipes yet: wait (bounded) until it has read the line above
+            dev.tessera.device.Posix.drain(1, 2000);
+            dev.tessera.device.Posix.drain(2, 2000);
             try {
                 int rc = (int) lib.abort.invokeExact(1);
             } catch (Throwable ignored) {
@@ -686,11 +695,14 @@ public final class MpiDevice extends MatchingDevice {
             while (collectives != null && collectives.inFlight() > 0 && System.nanoTime() < waitUntil) {
                 Thread.onSpinWait();
             }
-            if (!locked || (collectives != null && collectives.inFlight() > 0)) {
+            if (!locked || (collectives != null && collectives.inFlight() > 0) || waiting.get() > 0) {
                 // MPI_Finalize now would free what that call is using (a SIGSEGV and an
-                // hs_err file); the process is ending, so leave MPI to the launcher.
+                // hs_err file), or, with a thread still waiting for a message (a signal ended
+                // the process mid-job), wait for the other ranks to finalize too, for ever;
+                // the process is ending, so leave MPI to the launcher.
                 closed = true;
-                System.err.println("tessera: rank " + rank + ": MPI_Finalize skipped: another thread is still inside an MPI call");
+                System.err.println("tessera: rank " + rank + ": MPI_Finalize skipped: another thread is still inside an MPI call"
+                        + " or waiting for a message");
                 System.err.flush();
                 return;
             }

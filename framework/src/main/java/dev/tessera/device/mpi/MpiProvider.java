@@ -63,6 +63,9 @@ public final class MpiProvider implements DeviceProvider {
         }
         int localRank = env.localRank() >= 0 ? env.localRank() : 0;
         int localSize = env.localSize() >= 0 ? env.localSize() : d.size();
+        if (localRank == 0 && !"0".equals(env.variable("TESSERA_MPI_CLEAN_SHM", "1"))) {
+            StaleSegments.removeInBackground(java.nio.file.Path.of("/dev/shm"));
+        }
         String job = env.jobId() != null ? env.jobId() : "mpi";
         return new ConnectedRank(d, localRank, localSize, env.nodeId(), job);
     }

@@ -109,7 +109,7 @@ public final class ShmFile {
 
     private static MemorySegment map(Path path, long bytes, boolean create) throws IOException {
         try (FileChannel ch = create
-                ? FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                ? dev.tessera.device.OwnerOnlyFiles.createNew(path) // 0600: nobody else may map the job's messages
                 : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, Arena.global());
         }

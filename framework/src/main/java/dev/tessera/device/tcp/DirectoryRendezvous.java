@@ -2,6 +2,7 @@ package dev.tessera.device.tcp;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
+import dev.tessera.device.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -33,9 +34,9 @@ public final class DirectoryRendezvous implements Rendezvous {
     @Override
     public void publish(int rank, String line) {
         try {
-            Files.createDirectories(dir);
+            OwnerOnlyFiles.createDirectories(dir);
             Path tmp = dir.resolve("rank-" + rank + ".tmp");
-            Files.writeString(tmp, line);
+            OwnerOnlyFiles.writeString(tmp, line);
             try {
                 Files.move(tmp, dir.resolve("rank-" + rank), StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -87,15 +88,9 @@ public final class DirectoryRendezvous implements Rendezvous {
         Path f = dir.resolve(name);
         try {
             if (writer) {
-                Files.createDirectories(dir);
+                OwnerOnlyFiles.createDirectories(dir);
                 Path tmp = dir.resolve(name + ".tmp");
-                Files.writeString(tmp, value.get());
-                try {
-                    tmp.toFile().setReadable(false, false);
-                    tmp.toFile().setReadable(true, true);
-                } catch (SecurityException ignored) {
-                    // best effort: file modes are advisory here
-                }
+                OwnerOnlyFiles.writeString(tmp, value.get());
                 Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
             }
             long deadline = System.nanoTime() + timeout.toNanos();

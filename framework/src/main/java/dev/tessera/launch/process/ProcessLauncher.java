@@ -39,6 +39,8 @@ public final class ProcessLauncher {
     private final PrintStream err;
     private final long jobTimeoutNanos;
     private final int emulatedNodes;
+    /** The running job's failure file (local jobs), watched by every rank. */
+    private Path failureFile;
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
         this(out, err, java.time.Duration.ZERO, 0);
@@ -70,11 +72,41 @@ public final class ProcessLauncher {
         // the working directory (a shared file system on clusters); a local job uses /tmp.
         Path dir = remote ? Path.of(System.getenv().getOrDefault("TESSERA_RENDEZVOUS_DIR",
                 Path.of(".tessera").toAbsolutePath().toString()), jobId) : Files.createTempDirectory(jobId);
-        Files.createDirectories(dir);
+        if (!remote) {
+            removeStaleJobs(dir.getParent(), spec.device());
+        }
+        dev.tessera.device.OwnerOnlyFiles.createDirectories(dir);
+        writeOwner(dir, jobId);
         String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
-        List<Process> ranks = new ArrayList<>();
+        List<Process> ranks = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Thread> pumps = new ArrayList<>();
-        Thread killer = new Thread(() -> ranks.forEach(Process::destroyForcibly));
+        java.util.concurrent.atomic.AtomicBoolean cleaned = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable cleanUp = () -> {
+            if (!cleaned.compareAndSet(false, true)) {
+                return;
+            }
+            List<Process> all;
+            synchronized (ranks) {
+                all = new ArrayList<>(ranks);
+            }
+            all.forEach(Process::destroyForcibly);
+            for (Process p : all) {
+                try {
+                    p.waitFor(5, TimeUnit.SECONDS); // the ranks' files are gone only once they are
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            deleteTree(dir);
+            if (remote && dir.getParent() != null) {
+                dir.getParent().toFile().delete();   // only if empty
+            }
+            DeviceProviders.require(spec.device()).cleanUpAfter(jobId, System.getenv());
+        };
+        // SIGTERM, SIGINT, SIGHUP end this JVM without running the finally below: kill the ranks and
+        // remove the job's files from the shutdown hook too
+        Thread killer = new Thread(cleanUp, "tessera-launcher-cleanup");
         Runtime.getRuntime().addShutdownHook(killer);
         try {
             for (int r = 0; r < spec.ranks(); r++) {
@@ -99,23 +131,78 @@ public final class ProcessLauncher {
                 }
                 p.getOutputStream().close();
             }
+            failureFile = remote ? null : dir.resolve("failure");
             int status = await(ranks);
             for (Thread t : pumps) {
                 t.join(2000);
             }
             return status;
         } finally {
-            ranks.forEach(Process::destroyForcibly);
             try {
                 Runtime.getRuntime().removeShutdownHook(killer);
             } catch (IllegalStateException ignored) {
-                // already shutting down
+                // already shutting down: the hook cleans up
             }
-            deleteTree(dir);
-            if (remote && dir.getParent() != null) {
-                dir.getParent().toFile().delete();   // only if empty
+            cleanUp.run();
+        }
+    }
+
+    /** Name of the file in a job's directory that names its launcher: "PID JOBID". */
+    static final String OWNER_FILE = "launcher";
+
+    private static void writeOwner(Path dir, String jobId) throws IOException {
+        dev.tessera.device.OwnerOnlyFiles.writeString(dir.resolve(OWNER_FILE), ProcessHandle.current().pid() + " " + jobId + "\n");
+    }
+
+    /**
+     * Removes what jobs of this user left in {@code tmp} when their launcher was killed
+     * (SIGKILL gives it no chance to clean up): each {@code tessera-job-*} directory owned
+     * by this user whose launcher process is gone, with the device's files of that job
+     * (the shm device's file in /dev/shm). A directory without an owner file (an older
+     * launcher, or one killed while it created it) is left alone unless it is older than a day.
+     */
+    static void removeStaleJobs(Path tmp, String device) {
+        if (tmp == null) {
+            return;
+        }
+        String me = System.getProperty("user.name");
+        try (Stream<Path> s = Files.list(tmp)) {
+            for (Path d : s.filter(p -> p.getFileName().toString().startsWith("tessera-job-")).toList()) {
+                try {
+                    if (!Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            || !Files.getOwner(d, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName().equals(me)) {
+                        continue;
+                    }
+                    Path owner = d.resolve(OWNER_FILE);
+                    String jobId = null;
+                    boolean stale;
+                    if (Files.isRegularFile(owner, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        String[] words = Files.readString(owner).trim().split("\\s+");
+                        long pid = Long.parseLong(words[0]);
+                        jobId = words.length > 1 ? words[1] : null;
+                        stale = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) == Boolean.FALSE;
+                    } else {
+                        stale = Files.getLastModifiedTime(d).toMillis() < System.currentTimeMillis() - 86_400_000L;
+                    }
+                    if (!stale) {
+                        continue;
+                    }
+                    deleteTree(d);
+                    if (jobId != null && jobId.matches("tessera-job-[0-9a-f]+")) {
+                        for (String name : List.of("shm", device)) {
+                            try {
+                                DeviceProviders.require(name).cleanUpAfter(jobId, System.getenv());
+                            } catch (RuntimeException ignored) {
+                                // a device that is not installed left nothing
+                            }
+                        }
+                    }
+                } catch (IOException | RuntimeException ignored) {
+                    // another user's, or being removed by someone else: leave it
+                }
             }
-            DeviceProviders.require(spec.device()).cleanUpAfter(jobId, System.getenv());
+        } catch (IOException ignored) {
+            // no temporary directory to look at
         }
     }
 
@@ -154,6 +241,10 @@ public final class ProcessLauncher {
         env.put("TESSERA_BIND", spec.bindToCore() ? "core" : "none");
         if (!remote) {
             env.put("TESSERA_LOCAL_ONLY", "1");
+        }
+        if (host == null || isLocal(host)) {
+            // the rank's parent: a rank whose launcher is gone exits (ProcessBootstrap)
+            env.put("TESSERA_LAUNCHER_PID", Long.toString(ProcessHandle.current().pid()));
         }
         if (host != null) {
             env.put("TESSERA_NODE", host);
@@ -250,6 +341,11 @@ public final class ProcessLauncher {
                     reported[r] = true;
                     err.println("tessera: rank " + r + " exited with status " + describe(p.exitValue())
                             + (firstFailed < 0 ? "; stopping the job" : ""));
+                    if (firstFailed < 0 && failureFile != null) {
+                        // every rank watches this file: the failure reaches ranks a device's notice missed
+                        dev.tessera.runtime.internal.ProcessBootstrap.writeFailure(failureFile, r,
+                                "rank " + r + " exited with status " + describe(p.exitValue()));
+                    }
                     if (firstFailed < 0) {
                         firstFailed = r;
                         status = p.exitValue();

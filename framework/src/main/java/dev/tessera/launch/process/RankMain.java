@@ -49,6 +49,7 @@ public final class RankMain {
             fail(rank, e);
         }
         System.out.flush();
+        dev.tessera.runtime.internal.ProcessBootstrap.mainReturned();
         System.exit(0);   // the device closes cleanly in its shutdown hook
     }
 

@@ -53,9 +53,13 @@ public final class ProcessBootstrap {
                     + " runs ranks as threads of one JVM (tessera run --device " + deviceName
                     + "); multi-process jobs use one of " + processDevices());
         }
+        dieWithParent(env, job.rank());
+        ExitWatch.install();
         ConnectedRank connected = provider.connect(job, DeviceProvider.Link.standalone());
         current = connected.device();
         installExitHandlers(connected.device(), Thread.currentThread());
+        failureFile = failureFile(env);
+        watchFailureFile(connected.device(), failureFile);
         return new RankBootstrap(connected.device(), connected.localRank(), connected.localSize(), connected.nodeId(),
                 connected.jobId(), job.nodeName());
     }
@@ -197,6 +201,147 @@ public final class ProcessBootstrap {
                 e.printStackTrace();
             }
         });
-        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(device::close, "tessera-close"));
+        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() -> onExit(device, initThread), "tessera-close"));
+    }
+
+    private static volatile boolean sessionClosed;
+    private static volatile boolean mainReturned;
+
+    /** The program closed the session of this process's rank: a later exit is a normal end. */
+    public static void sessionClosed(Device device) {
+        if (device == current) {
+            sessionClosed = true;
+        }
+    }
+
+    /** The rank's main returned (RankMain calls this before it exits): the exit that follows is a normal end. */
+    public static void mainReturned() {
+        mainReturned = true;
+    }
+
+    /**
+     * The process is exiting. A normal end (the session was closed, or main returned) closes
+     * the device cleanly. A System.exit with the session open, from the middle of the program
+     * (main still running) or with a non-zero status, fails the job instead: the
+     * peers would otherwise wait for this rank for ever (their pending and later calls fail
+     * naming it and the status; under MPI the job is aborted). A signal (the launcher stopping
+     * the job) closes as before.
+     */
+    private static void onExit(Device device, Thread initThread) {
+        int status = ExitWatch.status();
+        boolean signalled = ExitWatch.bySignal();
+        boolean midRun = !mainReturned && initThread.isAlive();
+        if (!signalled && !sessionClosed && (status > 0 || midRun)) {
+            TesseraException cause = new TesseraException(ErrorClass.PROC_FAILED, "rank " + device.rank()
+                    + " exited with " + ExitWatch.describe() + " before closing its session"
+                    + (midRun ? " (System.exit while its main was still running)" : ""));
+            System.out.flush();
+            System.err.println("tessera: " + cause.getMessage());
+            System.err.flush();
+            writeFailure(failureFile, device.rank(), cause.getMessage());
+            device.abort(device.rank(), cause);
+            return;
+        }
+        device.close();
+    }
+
+    /** The job's failure file (Tessera's launcher, local ranks), or null. */
+    private static volatile java.nio.file.Path failureFile;
+
+    /**
+     * {@code TESSERA_RENDEZVOUS_DIR/failure} for ranks of Tessera's own launcher on this host:
+     * the job's first failure, as "RANK" and a message on two lines, written by the failing rank
+     * (or by the launcher when a rank exits with a non-zero status). Every rank watches it, so a
+     * failure reaches ranks that a device's own notice missed.
+     */
+    private static java.nio.file.Path failureFile(Map<String, String> env) {
+        String dir = env.get("TESSERA_RENDEZVOUS_DIR");
+        return env.containsKey("TESSERA_LAUNCHER_PID") && dir != null && !dir.isBlank()
+                ? java.nio.file.Path.of(dir, "failure") : null;
+    }
+
+    /** Writes the job's failure file unless it exists (the first failure wins); best effort. */
+    public static void writeFailure(java.nio.file.Path file, int rank, String message) {
+        if (file == null) {
+            return;
+        }
+        java.nio.file.Path tmp = file.resolveSibling("failure." + ProcessHandle.current().pid() + ".tmp");
+        try {
+            dev.tessera.device.OwnerOnlyFiles.writeString(tmp, rank + "\n" + message + "\n");
+            java.nio.file.Files.move(tmp, file); // fails if another failure came first
+        } catch (java.io.IOException | RuntimeException ignored) {
+            // another failure was first, or the job's directory is gone
+        } finally {
+            try {
+                java.nio.file.Files.deleteIfExists(tmp);
+            } catch (java.io.IOException ignored) {
+                // best effort
+            }
+        }
+    }
+
+    /** Polls the job's failure file (4 times a second) and fails this rank's calls once it appears. */
+    private static void watchFailureFile(Device device, java.nio.file.Path file) {
+        if (file == null) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("tessera-failure-watch").start(() -> {
+            while (!java.nio.file.Files.exists(file)) {
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            try {
+                java.util.List<String> lines = java.nio.file.Files.readAllLines(file);
+                int failed = Integer.parseInt(lines.get(0).strip());
+                if (failed != device.rank()) {
+                    device.abort(failed, new TesseraException(ErrorClass.PROC_FAILED,
+                            lines.size() > 1 ? lines.get(1) : "rank " + failed + " failed"));
+                }
+            } catch (java.io.IOException | RuntimeException ignored) {
+                // unreadable: the device's own notices still apply
+            }
+        });
+    }
+
+    /**
+     * Makes this rank die with the process that started it (the launcher, or mpirun's daemon):
+     * the kernel sends SIGKILL when the parent ends (prctl PR_SET_PDEATHSIG), and a watchdog
+     * thread ends the rank if its parent changes (where prctl is not available, or the parent
+     * died before the call). TESSERA_LAUNCHER_PID, set by Tessera's launcher, is the parent to
+     * expect; otherwise the parent at start-up.
+     */
+    private static void dieWithParent(Map<String, String> env, int rank) {
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        String launcher = env.get("TESSERA_LAUNCHER_PID");
+        if (launcher != null && !launcher.isBlank() && !launcher.strip().equals(Long.toString(parent))) {
+            System.err.println("tessera: rank " + rank + ": the launcher (pid " + launcher.strip()
+                    + ") is gone before this rank started; exiting");
+            System.err.flush();
+            java.lang.Runtime.getRuntime().halt(1);
+        }
+        if (parent <= 1) {
+            return; // nothing to watch
+        }
+        dev.tessera.device.Posix.parentDeathSignal(dev.tessera.device.Posix.SIGKILL);
+        long watched = parent;
+        Thread.ofPlatform().daemon().name("tessera-parent-watch").start(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+                if (now != watched) {
+                    System.err.println("tessera: rank " + rank + ": the process that started it (pid " + watched
+                            + ") ended; exiting");
+                    System.err.flush();
+                    java.lang.Runtime.getRuntime().halt(1);
+                }
+            }
+        });
     }
 }

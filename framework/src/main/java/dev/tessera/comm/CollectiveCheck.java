@@ -1,0 +1,229 @@
+package dev.tessera.comm;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import dev.tessera.device.Device;
+import dev.tessera.device.DeviceRequest;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+
+/**
+ * The check that every rank of a collective call passes the same call, element count,
+ * element type, root and operation. MPI leaves a mismatch undefined; in practice it is a
+ * silently wrong answer (a rank that passes fewer elements to allreduce makes the others
+ * combine a short vector), an accepted oversized buffer, or a hang (a rank that names
+ * another root waits for a message nobody sends).
+ *
+ * <p>Algorithm: when the call starts, before anything can block, each rank sends its
+ * signature (a 32-byte message on the call's own check tag) to its left neighbour on the
+ * ring and posts a receive for its right neighbour's. Every rank that entered a collective
+ * with this call's sequence number sends one, whatever it passed, so the receive always
+ * completes; all ranks agree if and only if every neighbour pair agrees, so a mismatch
+ * anywhere is seen by at least one rank. A rank compares before it first waits on a
+ * transfer that has not completed, and at the end of the call at the latest, so it never
+ * blocks on a message that the mismatch keeps from coming, and never returns a result the
+ * mismatch made wrong. The rank that sees a mismatch aborts the job with an error naming
+ * both ranks and both values (as MPI's default error handler would): other ranks may be
+ * waiting for transfers that will never come, and the abort wakes them with that error.
+ *
+ * <p>Allreduce by recursive doubling (the short-vector case, whose latency matters most)
+ * carries the signature in each of its messages instead ({@link CollectiveChannel} "framed"
+ * mode: a 32-byte header before the payload, compared on arrival, sizes compared exactly):
+ * its exchange pattern depends only on the rank count and connects every rank, so every
+ * mismatch meets some message, at no extra message. A rank that took another algorithm (a
+ * count on the other side of the 8 KiB switch) sends unframed messages or waits for a
+ * signature, and meets the framed messages of the others: both are seen as a mismatch.
+ *
+ * <p>Cost: one small message sent and one received per rank and call, overlapped with the
+ * collective's own first transfers; it does not grow with the message, so every call of
+ * Tessera's algorithms is checked by default ({@code on}). Calls handed to a library's own
+ * collective (the mpi device's native collectives) are checked only with {@code always}
+ * (see {@link #enabledForNative}). {@code TESSERA_COLL_CHECK=off} (or
+ * {@code tessera.coll.check=off}, or {@code comm.tuning().force("check", "off")} on every
+ * rank) turns it off. Vector variants check the call, type and root, not counts,
+ * which differ by design; object collectives are not checked.
+ */
+final class CollectiveCheck {
+
+    /** Wire size of a signature. */
+    static final int BYTES = 32;
+    private static final int MAGIC = 0x54434b31; // "TCK1"
+    /** Offset added to a call's collective tag for its check message (collective tags stay below it). */
+    static final int TAG_OFFSET = Comm.COLLECTIVE_TAG_SPAN;
+
+    /** Calls by code, so a mismatch of calls can be named on both sides. */
+    private static final List<String> CALLS = List.of("Comm.barrier", "Comm.bcast", "Comm.gather", "Comm.gatherv",
+            "Comm.scatter", "Comm.scatterv", "Comm.allgather", "Comm.allgatherv", "Comm.alltoall", "Comm.alltoallv",
+            "Comm.allreduce", "Comm.reduce", "Comm.scan", "Comm.exscan", "Comm.reduceScatterBlock", "Comm.reduceScatter",
+            "Comm.ibarrier", "Comm.ibcast", "Comm.igather", "Comm.igatherv", "Comm.iscatter", "Comm.iscatterv",
+            "Comm.iallgather", "Comm.iallgatherv", "Comm.ialltoall", "Comm.ialltoallv", "Comm.iallreduce", "Comm.ireduce",
+            "Comm.iscan", "Comm.iexscan", "Comm.ireduceScatterBlock", "Comm.ireduceScatter");
+
+    /** No count, root or operation: not compared. */
+    static final long NONE = -1;
+
+    /** What one rank passed to a collective call. */
+    record Signature(String call, int type, long count, int root, int op) {
+
+        static Signature of(String call, Datatype type, long count, int root, Op op) {
+            return new Signature(call, type == null ? -1 : type.code(), count, root, op == null ? -1 : op.checkCode());
+        }
+
+        void write(MemorySegment m) {
+            m.set(ValueLayout.JAVA_INT_UNALIGNED, 0, MAGIC);
+            m.set(ValueLayout.JAVA_INT_UNALIGNED, 4, CALLS.indexOf(call));
+            m.set(ValueLayout.JAVA_INT_UNALIGNED, 8, type);
+            m.set(ValueLayout.JAVA_INT_UNALIGNED, 12, root);
+            m.set(ValueLayout.JAVA_LONG_UNALIGNED, 16, count);
+            m.set(ValueLayout.JAVA_INT_UNALIGNED, 24, op);
+        }
+
+        static Signature read(MemorySegment m) {
+            if (m.get(ValueLayout.JAVA_INT_UNALIGNED, 0) != MAGIC) {
+                return null;
+            }
+            int c = m.get(ValueLayout.JAVA_INT_UNALIGNED, 4);
+            return new Signature(c >= 0 && c < CALLS.size() ? CALLS.get(c) : "an unknown call",
+                    m.get(ValueLayout.JAVA_INT_UNALIGNED, 8), m.get(ValueLayout.JAVA_LONG_UNALIGNED, 16),
+                    m.get(ValueLayout.JAVA_INT_UNALIGNED, 12), m.get(ValueLayout.JAVA_INT_UNALIGNED, 24));
+        }
+
+        /** The first field that differs, as "what: mine vs theirs" parts, or null when they agree. */
+        String[] difference(Signature other) {
+            if (!call.equals(other.call)) {
+                return new String[] {"called", call, other.call};
+            }
+            if (type != other.type) {
+                return new String[] {"passed elements of type", typeName(type), typeName(other.type)};
+            }
+            if (count != other.count) {
+                return new String[] {"passed a count of", count + " elements", other.count + " elements"};
+            }
+            if (root != other.root) {
+                return new String[] {"passed root", Integer.toString(root), Integer.toString(other.root)};
+            }
+            if (op != other.op) {
+                return new String[] {"passed operation", Op.checkName(op), Op.checkName(other.op)};
+            }
+            return null;
+        }
+
+        private static String typeName(int code) {
+            Datatype t = Datatype.ofCode(code);
+            return t == null ? "code " + code : t.toString();
+        }
+    }
+
+    /**
+     * Whether calls on this communicator that run Tessera's own algorithms are checked
+     * (TESSERA_COLL_CHECK / tessera.coll.check: {@code on} (the default; {@code small} is the
+     * same), {@code always}, {@code off}).
+     */
+    static boolean enabled(CollectiveTuning tuning) {
+        return mode(tuning) != Mode.OFF;
+    }
+
+    /**
+     * Whether calls that a library runs with its own collective (the mpi device's native
+     * collectives) are checked too: only with {@code always}. Checking them means waiting for a
+     * neighbour's signature outside the library before the call; MPI itself leaves a mismatch
+     * undefined, and a rank that waits outside the library when mpirun signals it finalizes MPI
+     * from its shutdown hook while the others are inside the collective.
+     */
+    static boolean enabledForNative(CollectiveTuning tuning) {
+        return mode(tuning) == Mode.ALWAYS;
+    }
+
+    private enum Mode { OFF, ON, ALWAYS }
+
+    private static Mode mode(CollectiveTuning tuning) {
+        String mode = tuning.forced("check");
+        if (mode == null || mode.equals("small") || mode.equals("on")) {
+            return Mode.ON;
+        }
+        if (mode.equals("always")) {
+            return Mode.ALWAYS;
+        }
+        if (mode.equals("off")) {
+            return Mode.OFF;
+        }
+        throw new TesseraException(ErrorClass.ARG, "TESSERA_COLL_CHECK / tessera.coll.check: unknown mode '" + mode
+                + "' (valid: on, always, off)");
+    }
+
+    private final Comm comm;
+    private final Signature mine;
+    private final MemorySegment theirs = MemorySegment.ofArray(new byte[BYTES]);
+    private final DeviceRequest send;
+    private final DeviceRequest recv;
+    private final int right;
+    private volatile boolean verified;
+
+    /** Sends this rank's signature to the left neighbour and posts the receive of the right one's. */
+    CollectiveCheck(Comm comm, int tag, Signature mine) {
+        this.comm = comm;
+        this.mine = mine;
+        int p = comm.size();
+        int me = comm.rank();
+        this.right = (me + 1) % p;
+        int left = (me - 1 + p) % p;
+        Device device = comm.device();
+        MemorySegment out = MemorySegment.ofArray(new byte[BYTES]);
+        mine.write(out);
+        int context = comm.collectiveContext();
+        this.recv = device.irecv(theirs, comm.group.worldRank(right), tag + TAG_OFFSET, context, Datatype.BYTE.code());
+        this.send = device.isend(out, comm.group.worldRank(left), tag + TAG_OFFSET, context, Datatype.BYTE.code(), false);
+    }
+
+    /** Whether the comparison has been made (without error). */
+    boolean verified() {
+        return verified;
+    }
+
+    /** {@link #verify} if both check messages have completed; true once verified. */
+    boolean tryVerify() {
+        if (!verified && recv.isComplete() && send.isComplete()) {
+            verify();
+        }
+        return verified;
+    }
+
+    /**
+     * Waits for the right neighbour's signature and compares it with this rank's; on a
+     * mismatch aborts the job and throws the error. Idempotent.
+     */
+    void verify() {
+        if (verified) {
+            return;
+        }
+        Device device = comm.device();
+        device.await(recv);
+        device.await(send);
+        Signature other = recv.error() == null ? Signature.read(theirs) : null;
+        if (other == null || mine.difference(other) != null) {
+            throw mismatch(comm, mine, right, other);
+        }
+        verified = true;
+    }
+
+    /**
+     * The error for a rank whose signature differs from {@code peer}'s ({@code other}, null if
+     * the peer's message was no signature), after aborting the job with it: peers may wait for
+     * transfers the mismatch keeps from coming, and the abort wakes them with this error.
+     */
+    static TesseraException mismatch(Comm comm, Signature mine, int peer, Signature other) {
+        String[] diff = other == null ? new String[] {"sent", "a checked collective message",
+                "a message that is not one (a collective of another kind or size)"} : mine.difference(other);
+        if (diff == null) {
+            diff = new String[] {"sent", "a message of the call's size", "one of another size"};
+        }
+        TesseraException e = new TesseraException(ErrorClass.ARG, comm.where(mine.call())
+                + ": ranks disagree on the collective call: rank " + comm.rank() + " " + diff[0] + " " + diff[1]
+                + " but rank " + peer + " " + diff[0] + " " + diff[2]
+                + " (every rank must make the same collective calls in the same order, with the same count, "
+                + "element type, root and operation)");
+        comm.device().abort(comm.group.worldRank(comm.rank()), e);
+        return e;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.tessera.device;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The few Linux calls a rank needs that Java does not offer, through the FFM API: asking the
+ * kernel to signal this process when its parent dies, and how many bytes written to a pipe
+ * (stderr) its reader has not taken yet. Everything is best effort: off Linux, or if a
+ * symbol is missing, the methods report that they could not act.
+ */
+public final class Posix {
+
+    private static final int PR_SET_PDEATHSIG = 1;
+    private static final long FIONREAD = 0x541B;
+    /** SIGKILL, the parent-death signal of ranks: nothing of a rank may outlive its launcher. */
+    public static final int SIGKILL = 9;
+
+    private static final MethodHandle PRCTL;
+    private static final MethodHandle IOCTL;
+
+    static {
+        MethodHandle prctl = null;
+        MethodHandle ioctl = null;
+        try {
+            if (System.getProperty("os.name", "").startsWith("Linux")) {
+                Linker linker = Linker.nativeLinker();
+                SymbolLookup libc = linker.defaultLookup();
+                prctl = linker.downcallHandle(libc.find("prctl").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                                ValueLayout.JAVA_LONG),
+                        Linker.Option.firstVariadicArg(1));
+                ioctl = linker.downcallHandle(libc.find("ioctl").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                                ValueLayout.JAVA_LONG, ValueLayout.ADDRESS),
+                        Linker.Option.firstVariadicArg(2));
+            }
+        } catch (RuntimeException | LinkageError e) {
+            prctl = null;
+            ioctl = null;
+        }
+        PRCTL = prctl;
+        IOCTL = ioctl;
+    }
+
+    private Posix() {
+    }
+
+    /**
+     * prctl(PR_SET_PDEATHSIG, signal): the kernel sends {@code signal} to this process when the
+     * thread that started it ends. Returns whether it was set. The caller must then check that
+     * the parent is still the one it expects (it may have died before the call).
+     */
+    public static boolean parentDeathSignal(int signal) {
+        if (PRCTL == null) {
+            return false;
+        }
+        try {
+            return (int) PRCTL.invokeExact(PR_SET_PDEATHSIG, (long) signal) == 0;
+        } catch (Throwable e) {
+            return false;
+        }
+    }
+
+    /** Bytes written to pipe {@code fd} that its reader has not read yet (FIONREAD), or -1 if unknown (not a pipe). */
+    public static int unreadBytes(int fd) {
+        if (IOCTL == null) {
+            return -1;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocate(ValueLayout.JAVA_INT);
+            int rc = (int) IOCTL.invokeExact(fd, FIONREAD, n);
+            return rc == 0 ? n.get(ValueLayout.JAVA_INT, 0) : -1;
+        } catch (Throwable e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Waits (at most {@code maxMillis}) until the reader of pipe {@code fd} has read everything
+     * written to it: before a call that kills the process group (MPI_Abort), so that the launcher
+     * forwards the error line the rank just wrote instead of losing it with the pipe.
+     */
+    public static void drain(int fd, long maxMillis) {
+        long until = System.nanoTime() + maxMillis * 1_000_000L;
+        while (unreadBytes(fd) > 0 && System.nanoTime() < until) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

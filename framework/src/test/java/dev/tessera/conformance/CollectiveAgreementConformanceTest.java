@@ -1,0 +1,133 @@
+package dev.tessera.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Op;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Ranks that disagree on a collective call (issue #28, item 6): before the agreement check,
+ * a short allreduce contribution on one rank gave the others a half-reduced vector, a larger
+ * bcast buffer was filled in part and accepted, and a rank naming another bcast root hung
+ * the job. Now each ends the job with an error that names both ranks and both values.
+ */
+@Timeout(180)
+class CollectiveAgreementConformanceTest {
+
+    /**
+     * Every runner; the library's own collectives (mpi device, native) are checked only with
+     * TESSERA_COLL_CHECK=always (by default a mismatch there is undefined, as in MPI).
+     */
+    static Stream<Arguments> runners() {
+        return Runners.withNativeCollectives().stream().filter(r -> r.runs(4))
+                .map(r -> r instanceof MpirunJobRunner m && m.nativeCollectives()
+                        ? m.withEnv(java.util.Map.of("TESSERA_COLL_CHECK", "always")) : r)
+                .map(Arguments::of);
+    }
+
+    /** Runs {@code body} on 4 ranks, expects the job to fail, and returns everything it said. */
+    private static String failure(JobRunner runner, RankCase body) {
+        AssertionError e = assertThrows(AssertionError.class, () -> runner.run(4, body));
+        StringBuilder all = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            all.append('\n').append(t);
+        }
+        return all.toString();
+    }
+
+    private static void assertNames(String text, String... parts) {
+        assertTrue(text.contains("ranks disagree on the collective call"), text);
+        for (String part : parts) {
+            assertTrue(text.contains(part), "missing '" + part + "' in:\n" + text);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void allreduceWithAShortContributionFails(JobRunner runner) {
+        String text = failure(runner, world -> {
+            int n = world.rank() == 3 ? 3 : 6;
+            int[] v = new int[n];
+            java.util.Arrays.fill(v, 1);
+            world.allreduce(Buffer.of(v), Op.SUM);
+            world.barrier();
+        });
+        assertNames(text, "passed a count of 3 elements", "passed a count of 6 elements");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void bcastIntoALargerBufferFails(JobRunner runner) {
+        String text = failure(runner, world -> {
+            double[] v = new double[world.rank() == 2 ? 8 : 4];
+            world.bcast(Buffer.of(v), 0);
+            world.barrier();
+        });
+        assertNames(text, "passed a count of 8 elements", "passed a count of 4 elements");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void bcastWithAnotherRootFailsInsteadOfHanging(JobRunner runner) {
+        // rank 0 is everyone else's root but names rank 1: nobody ever sends to it
+        String text = failure(runner, world -> {
+            world.bcast(Buffer.of(new long[2]), world.rank() == 0 ? 1 : 0);
+            world.barrier();
+        });
+        assertNames(text, "passed root 1", "passed root 0");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void mismatchedOperationTypeAndCallFail(JobRunner runner) {
+        assertNames(failure(runner, world -> {
+            world.allreduce(Buffer.of(new int[2]), world.rank() == 1 ? Op.MAX : Op.SUM);
+            world.barrier();
+        }), "passed operation MAX", "passed operation SUM");
+        assertNames(failure(runner, world -> {
+            if (world.rank() == 3) {
+                world.allreduce(Buffer.of(new long[2]), Op.SUM);
+            } else {
+                world.allreduce(Buffer.of(new int[2]), Op.SUM);
+            }
+            world.barrier();
+        }), "passed elements of type LONG", "passed elements of type INT");
+        assertNames(failure(runner, world -> {
+            if (world.rank() == 2) {
+                world.barrier();
+            } else {
+                world.bcast(Buffer.of(new int[1]), 0);
+            }
+            world.barrier();
+        }), "called Comm.barrier", "called Comm.bcast");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void nonblockingBcastWithAnotherRootFails(JobRunner runner) {
+        String text = failure(runner, world -> {
+            world.ibcast(Buffer.of(new int[2]), world.rank() == 0 ? 2 : 0).await();
+            world.barrier();
+        });
+        assertNames(text, "passed root 2", "passed root 0");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void matchingCallsOnASubCommunicatorStillAgree(JobRunner runner) {
+        runner.run(4, world -> {
+            Comm half = world.split(world.rank() % 2, world.rank());
+            int[] v = {world.rank(), 1};
+            half.allreduce(Buffer.of(v), Op.SUM);
+            assertTrue(v[1] == 2 && v[0] == (world.rank() % 2 == 0 ? 2 : 4), java.util.Arrays.toString(v));
+            half.free();
+        });
+    }
+}
