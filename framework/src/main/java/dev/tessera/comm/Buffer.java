@@ -86,8 +86,7 @@ public final class Buffer {
      * communicator call, and the error should still say which rank made the bad one.
      */
     static String where(String call) {
-        dev.tessera.runtime.internal.RankBootstrap b = dev.tessera.runtime.internal.RankBootstrap.current();
-        dev.tessera.device.Device d = b != null ? b.device() : dev.tessera.runtime.internal.ProcessBootstrap.currentDevice();
+        dev.tessera.device.Device d = dev.tessera.internal.CurrentRank.device();
         return d != null ? "rank " + d.rank() + ": " + call : call;
     }
 

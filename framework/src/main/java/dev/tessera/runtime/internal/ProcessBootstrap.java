@@ -27,6 +27,10 @@ public final class ProcessBootstrap {
 
     private static volatile Device current;
 
+    static {
+        dev.tessera.internal.CurrentRank.install(RankBootstrap::deviceOfCallingThread);
+    }
+
     private ProcessBootstrap() {
     }
 

@@ -26,6 +26,16 @@ public record RankBootstrap(Device device, int localRank, int localSize, int nod
 
     private static final InheritableThreadLocal<RankBootstrap> CURRENT = new InheritableThreadLocal<>();
 
+    static {
+        dev.tessera.internal.CurrentRank.install(RankBootstrap::deviceOfCallingThread);
+    }
+
+    /** The device of the rank the calling thread belongs to: an smp rank thread's, else this process's rank's, else null. */
+    static Device deviceOfCallingThread() {
+        RankBootstrap b = CURRENT.get();
+        return b != null ? b.device() : ProcessBootstrap.currentDevice();
+    }
+
     /** The bootstrap of the rank running on this thread, or null outside a launched rank thread. */
     public static RankBootstrap current() {
         return CURRENT.get();
