@@ -127,8 +127,8 @@ final class Collectives {
 
     void bcast(Buffer buffer, int root) {
         String call = "Comm.bcast";
-        comm.checkBuffer(call, buffer, true);
         comm.checkRoot(call, root);
+        comm.checkBuffer(call, buffer, rank() != root);   // the root only reads its buffer
         NativeCollectives lib = nativeFor("bcast", buffer.type(), null, buffer.count());
         CollectiveChannel ch = channel(call, buffer.type(), buffer.count(), root, null, lib);
         MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();

@@ -404,6 +404,11 @@ public class Comm {
 
     TesseraException translateError(String call, DeviceRequest op, Buffer buffer) {
         RuntimeException e = op.error();
+        if (e instanceof TesseraException te && buffer == null && op.typeCode() == Datatype.OBJECT.code()) {
+            // an object receive (irecvObject) failed while matching: its error already names the call,
+            // the rank, the sender and both types; op holds the receive's own placeholders, not the message's
+            return te;
+        }
         ErrorClass cls = e instanceof TesseraException te ? te.errorClass() : ErrorClass.INTERN;
         String from = "message from rank " + peers().rankOf(op.source()) + " (tag " + op.tag() + ")";
         String text = switch (cls) {
