@@ -40,7 +40,7 @@ public final class ProcessLauncher {
     private final long jobTimeoutNanos;
     private final int emulatedNodes;
     /** The running job's failure file (local jobs), watched by every rank. */
-    private Path failureFile;
+    private volatile Path failureFile;
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
         this(out, err, java.time.Duration.ZERO, 0);
@@ -85,6 +85,7 @@ public final class ProcessLauncher {
             if (!cleaned.compareAndSet(false, true)) {
                 return;
             }
+            failureFile = null;   // the rank monitor writes no failure file into a directory being removed
             List<Process> all;
             synchronized (ranks) {
                 all = new ArrayList<>(ranks);
@@ -341,9 +342,10 @@ public final class ProcessLauncher {
                     reported[r] = true;
                     err.println("tessera: rank " + r + " exited with status " + describe(p.exitValue())
                             + (firstFailed < 0 ? "; stopping the job" : ""));
-                    if (firstFailed < 0 && failureFile != null) {
+                    Path failure = failureFile;
+                    if (firstFailed < 0 && failure != null) {
                         // every rank watches this file: the failure reaches ranks a device's notice missed
-                        dev.tessera.runtime.internal.ProcessBootstrap.writeFailure(failureFile, r,
+                        dev.tessera.runtime.internal.ProcessBootstrap.writeFailure(failure, r,
                                 "rank " + r + " exited with status " + describe(p.exitValue()));
                     }
                     if (firstFailed < 0) {
@@ -400,11 +402,25 @@ public final class ProcessLauncher {
         });
     }
 
+    /**
+     * Removes {@code dir} and everything in it; tries again (a few times, 50 ms apart) while a
+     * file written during the walk (a dying rank's or the monitor's) keeps the directory.
+     */
     private static void deleteTree(Path dir) {
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // best effort
+        for (int attempt = 0; attempt < 5 && Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS); attempt++) {
+            if (attempt > 0) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException | java.io.UncheckedIOException ignored) {
+                // a file vanished during the walk: walk again
+            }
         }
     }
 }
