@@ -154,12 +154,16 @@ public class Request {
 
     // ---------------------------------------------------------------- arrays of requests
 
-    /** Waits for every request; returns their statuses in order. */
+    /** Waits for every request; returns their statuses in order (an empty status for a null slot). */
     public static Status[] waitAll(Request... requests) {
         Objects.requireNonNull(requests, "requests");
         Status[] out = new Status[requests.length];
         TesseraException first = null;
         for (int i = 0; i < requests.length; i++) {
+            if (requests[i] == null) {
+                out[i] = Status.EMPTY;   // a null slot: nothing to wait for (MPI's null request, empty status)
+                continue;
+            }
             try {
                 out[i] = requests[i].await();
             } catch (TesseraException e) {
@@ -207,29 +211,44 @@ public class Request {
         }
     }
 
-    /** True if every request has completed. */
+    /** True if every request has completed; null slots are ignored (as MPI's null requests). */
     public static boolean testAll(Request... requests) {
+        Objects.requireNonNull(requests, "requests");
         boolean all = true;
         for (Request r : requests) {
-            all &= r.test();
+            if (r != null) {
+                all &= r.test();
+            }
         }
         return all;
     }
 
-    /** Indices of the requests that have completed (possibly none). */
+    /**
+     * Indices of the requests that have completed (possibly none). Null slots are ignored,
+     * as MPI ignores null requests; when every slot is null the result is empty, as it is
+     * from {@link #waitSome} (MPI's outcount MPI_UNDEFINED, {@link #waitAny}'s -1).
+     */
     public static int[] testSome(Request... requests) {
+        Objects.requireNonNull(requests, "requests");
         List<Integer> done = new ArrayList<>();
         for (int i = 0; i < requests.length; i++) {
-            if (requests[i].test()) {
+            if (requests[i] != null && requests[i].test()) {
                 done.add(i);
             }
         }
         return done.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** Waits until at least one request completes; returns the indices of all completed ones. */
+    /**
+     * Waits until at least one request completes; returns the indices of all completed ones.
+     * Null slots are ignored; when every slot is null there is nothing to wait for and the
+     * result is empty (MPI's outcount MPI_UNDEFINED, {@link #waitAny}'s -1). Otherwise the
+     * result holds at least one index.
+     */
     public static int[] waitSome(Request... requests) {
-        waitAny(requests);
+        if (waitAny(requests) < 0) {
+            return new int[0];
+        }
         return testSome(requests);
     }
 }
