@@ -88,6 +88,7 @@ public final class Tessera {
         RankBootstrap thread = RankBootstrap.current();
         Device device = thread != null ? thread.device() : ProcessBootstrap.currentDevice();
         if (device != null) {
+            ProcessBootstrap.noteFailure(device, cause);   // the job's failure file names the origin (process ranks)
             device.abort(device.rank(), cause);
         }
     }

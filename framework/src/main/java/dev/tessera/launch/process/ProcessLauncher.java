@@ -334,24 +334,51 @@ public final class ProcessLauncher {
         long failedAt = 0;
         while (true) {
             boolean allDone = true;
+            List<Integer> failedNow = new ArrayList<>();
             for (int r = 0; r < ranks.size(); r++) {
                 Process p = ranks.get(r);
                 if (p.isAlive()) {
                     allDone = false;
                 } else if (p.exitValue() != 0 && !reported[r]) {
                     reported[r] = true;
-                    err.println("tessera: rank " + r + " exited with status " + describe(p.exitValue())
-                            + (firstFailed < 0 ? "; stopping the job" : ""));
-                    Path failure = failureFile;
-                    if (firstFailed < 0 && failure != null) {
-                        // every rank watches this file: the failure reaches ranks a device's notice missed
-                        dev.tessera.runtime.internal.ProcessBootstrap.writeFailure(failure, r,
-                                "rank " + r + " exited with status " + describe(p.exitValue()));
+                    failedNow.add(r);
+                }
+            }
+            if (firstFailed < 0 && !failedNow.isEmpty()) {
+                // The first rank seen to exit is not always the one that failed: a rank that
+                // stopped because of another's failure may exit first, or in the same poll.
+                Path failure = failureFile;
+                dev.tessera.device.JobFailure.Origin origin = failure == null ? null
+                        : dev.tessera.runtime.internal.ProcessBootstrap.readFailure(failure);
+                if (origin != null && origin.rank() >= 0 && origin.rank() < ranks.size()) {
+                    firstFailed = origin.rank();
+                    if (!failedNow.remove((Integer) firstFailed)) {
+                        err.println("tessera: rank " + firstFailed + " failed: " + origin.reason() + "; stopping the job");
+                    } else {
+                        failedNow.add(0, firstFailed);
                     }
-                    if (firstFailed < 0) {
-                        firstFailed = r;
-                        status = p.exitValue();
-                        failedAt = System.nanoTime();
+                } else {
+                    firstFailed = originAmong(failedNow, ranks);
+                    failedNow.remove((Integer) firstFailed);
+                    failedNow.add(0, firstFailed);
+                    if (failure != null) {
+                        // every rank watches this file: the failure reaches ranks a device's notice missed
+                        dev.tessera.runtime.internal.ProcessBootstrap.writeFailure(failure, firstFailed,
+                                "rank " + firstFailed + " exited with status " + describe(ranks.get(firstFailed).exitValue()));
+                    }
+                }
+                failedAt = System.nanoTime();
+                status = failedNow.contains(firstFailed) ? ranks.get(firstFailed).exitValue() : ranks.get(failedNow.get(0)).exitValue();
+                boolean stopping = failedNow.contains(firstFailed);
+                for (int r : failedNow) {
+                    err.println("tessera: rank " + r + " exited with status " + describe(ranks.get(r).exitValue())
+                            + (stopping && r == firstFailed ? "; stopping the job" : ""));
+                }
+            } else {
+                for (int r : failedNow) {
+                    err.println("tessera: rank " + r + " exited with status " + describe(ranks.get(r).exitValue()));
+                    if (r == firstFailed) {
+                        status = ranks.get(r).exitValue();   // the job ends with the status of the rank that failed first
                     }
                 }
             }
@@ -381,6 +408,20 @@ public final class ProcessLauncher {
             }
             Thread.sleep(20);
         }
+    }
+
+    /**
+     * Which of the ranks that exited with a failure in one poll failed first, when no rank
+     * has said (no failure file): one killed by a signal (its peers then fail because of it),
+     * else the lowest.
+     */
+    private static int originAmong(List<Integer> failed, List<Process> ranks) {
+        for (int r : failed) {
+            if (ranks.get(r).exitValue() > 128) {
+                return r;
+            }
+        }
+        return failed.get(0);
     }
 
     private static String describe(int exit) {
