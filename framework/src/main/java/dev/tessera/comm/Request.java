@@ -45,6 +45,9 @@ public class Request {
     /** Peer and tag, for hang reports (set only when they are on). */
     String detail;
 
+    /** What a stepped operation waits for at the moment (its current round's peers), for hang reports; or null. */
+    java.util.function.Supplier<String> waitingFor;
+
     Comm comm() {
         return comm;
     }
@@ -61,14 +64,23 @@ public class Request {
     /** Blocks until the operation completes; returns its status. */
     public Status await() {
         if (BlockedCalls.enabled() && !op.isComplete()) {
-            BlockedCalls.call(comm.where(call) + (detail != null ? detail : "") + " on " + comm.reportName());
+            BlockedCalls.call(comm.device(), comm.where(call) + (detail != null ? detail : "") + " on " + comm.reportName());
         }
         if (stepper != null) {
-            for (int idle = 0; !stepper.getAsBoolean(); idle++) {
-                if (!comm.device().progress()) {
-                    comm.device().checkHealthy();
-                    dev.tessera.device.IdleStrategy.backoff().idle(idle);
+            // a nonblocking collective: the hang report names it, its communicator and the peers of its current round
+            BlockedCalls.Wait blocked = null;
+            try {
+                for (int idle = 0; !stepper.getAsBoolean(); idle++) {
+                    if (blocked == null && BlockedCalls.enabled()) {
+                        blocked = BlockedCalls.enter(comm.device(), comm.where(call) + " on " + comm.reportName(), waitingFor);
+                    }
+                    if (!comm.device().progress()) {
+                        comm.device().checkHealthy();
+                        dev.tessera.device.IdleStrategy.backoff().idle(idle);
+                    }
                 }
+            } finally {
+                BlockedCalls.exit(blocked);
             }
         } else if (!op.isComplete()) {
             comm.device().await(op);

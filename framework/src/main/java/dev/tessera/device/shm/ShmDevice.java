@@ -676,6 +676,18 @@ public final class ShmDevice extends MatchingDevice {
             super.await(request);
             return;
         }
+        if (request.isComplete()) {
+            return;
+        }
+        dev.tessera.device.BlockedCalls.Wait blocked = dev.tessera.device.BlockedCalls.enter(this, request);
+        try {
+            awaitSleeping(request);
+        } finally {
+            dev.tessera.device.BlockedCalls.exit(blocked);
+        }
+    }
+
+    private void awaitSleeping(DeviceRequest request) {
         boolean ringsOnCompletion = false;
         int idle = 0;
         while (!request.isComplete()) {

@@ -133,6 +133,9 @@ public final class ProcessLauncher {
                 p.getOutputStream().close();
             }
             failureFile = remote ? null : dir.resolve("failure");
+            if (!remote) {
+                RUNNING.add(dir);
+            }
             int status = await(ranks);
             for (Thread t : pumps) {
                 t.join(2000);
@@ -144,7 +147,27 @@ public final class ProcessLauncher {
             } catch (IllegalStateException ignored) {
                 // already shutting down: the hook cleans up
             }
+            RUNNING.remove(dir);
             cleanUp.run();
+        }
+    }
+
+    /** The directories of the local jobs this JVM's launchers run now. */
+    private static final java.util.Set<Path> RUNNING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Asks every rank of the local jobs this JVM runs to print where it is (its wait with
+     * peer and tag, or that it is not in a Tessera call): the time limit calls this before it
+     * ends the job. The ranks answer within a second (they poll their job's directory).
+     */
+    public static void requestWhereReports() {
+        for (Path dir : RUNNING) {
+            try {
+                dev.tessera.device.OwnerOnlyFiles.writeString(
+                        dev.tessera.runtime.internal.ProcessBootstrap.whereRequest(dir), "launcher\n");
+            } catch (IOException | RuntimeException ignored) {
+                // the job is ending already
+            }
         }
     }
 

@@ -318,13 +318,40 @@ public final class ProcessBootstrap {
         }
     }
 
-    /** Polls the job's failure file (4 times a second) and fails this rank's calls once it appears. */
+    /**
+     * The request, in the job's directory, that every rank print where it is (its wait, or
+     * that it is not in a Tessera call): written by the first rank whose hang report fires
+     * and by the launcher when the time limit ends the job.
+     */
+    public static java.nio.file.Path whereRequest(java.nio.file.Path jobDirectory) {
+        return jobDirectory.resolve("where");
+    }
+
+    /**
+     * Polls the job's failure file (4 times a second) and fails this rank's calls once it
+     * appears; answers a request to say where this rank is ({@link #whereRequest}) once.
+     */
     private static void watchFailureFile(Device device, java.nio.file.Path file) {
         if (file == null) {
             return;
         }
+        java.nio.file.Path where = whereRequest(file.getParent());
+        if (dev.tessera.device.BlockedCalls.enabled()) {
+            dev.tessera.device.BlockedCalls.onFirstReport(() -> {
+                try {
+                    dev.tessera.device.OwnerOnlyFiles.writeString(where, device.rank() + "\n");
+                } catch (java.io.IOException | RuntimeException ignored) {
+                    // the job's directory is gone: the job is ending anyway
+                }
+            });
+        }
         Thread.ofPlatform().daemon().name("tessera-failure-watch").start(() -> {
+            boolean answered = false;
             while (!java.nio.file.Files.exists(file)) {
+                if (!answered && java.nio.file.Files.exists(where)) {
+                    answered = true;
+                    dev.tessera.device.BlockedCalls.answerWhereRequest();
+                }
                 try {
                     Thread.sleep(250);
                 } catch (InterruptedException e) {
