@@ -57,6 +57,22 @@ public final class RankTaggedOutput extends OutputStream {
         }, "tessera-output-drain"));
     }
 
+    /**
+     * Replaces System.out and System.err by streams that pass {@code out} and {@code err}
+     * whole lines only, each prefixed with {@code prefix} and written at once (the launcher's
+     * own output forwarding under --device mpi); what is left of a line is written at exit.
+     */
+    public static void installWholeLines(PrintStream out, PrintStream err, String prefix) {
+        RankTaggedOutput o = new RankTaggedOutput(out, prefix);
+        RankTaggedOutput e = new RankTaggedOutput(err, prefix);
+        System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            o.drain();
+            e.drain();
+        }, "tessera-output-drain"));
+    }
+
     /** A stream that passes {@code target} whole lines only, each in one write. */
     static RankTaggedOutput wholeLines(PrintStream target) {
         return new RankTaggedOutput(target, "");
