@@ -47,14 +47,7 @@ public final class RankTaggedOutput extends OutputStream {
      * never interleaves mid-line. What is left of a line without its newline is written at exit.
      */
     public static void installWholeLines() {
-        RankTaggedOutput out = wholeLines(System.out);
-        RankTaggedOutput err = wholeLines(System.err);
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            out.drain();
-            err.drain();
-        }, "tessera-output-drain"));
+        installWholeLines(System.out, System.err, "");
     }
 
     /**
