@@ -183,9 +183,80 @@ public final class Hdf5Writer implements AutoCloseable {
             return;
         }
         staging.clear().limit(stagingLength);
-        int n = stagingLength;
         stagingLength = 0;
-        writeAt(stagingAddress, staging, dataset + " (" + n + " bytes)");
+        writeAt(stagingAddress, staging, dataset);
+    }
+
+    /** Below this many bytes per run on average, a box is written through a mapping of the file. */
+    static final long MAPPED_RUN_BYTES = 64 << 10;
+
+    /**
+     * True when {@code box} of an array of {@code shape} has runs shorter than
+     * {@link #MAPPED_RUN_BYTES} on average: one write call per run would cost more than
+     * copying the runs into a mapping of the file (a 2 KiB-run pencil of a 1 GiB array is
+     * 2^18 writes of 2 KiB per rank).
+     */
+    static boolean shortRuns(Hyperslab box, long[] shape, int typeSize) {
+        long runs = DistributedDataset.runCount(box, shape);
+        return runs > 1 && box.volume() * typeSize / runs < MAPPED_RUN_BYTES;
+    }
+
+    /**
+     * Grows the file to at least {@code end} bytes (one zero byte written at {@code end - 1}
+     * if it is shorter), so that mappings up to there need not grow it. Only where no other
+     * writer can have written that byte yet.
+     */
+    void extendTo(long end) {
+        try {
+            if (channel.size() < end) {
+                writeAt(end - 1, ByteBuffer.wrap(new byte[1]), "the end of a dataset");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(path + who + ": " + e, e);
+        }
+    }
+
+    /**
+     * Writes the runs of {@code box} (a box of a dataset of {@code shape} at file address
+     * {@code base}) by copying each into a mapping of the file span they cover: no system
+     * call per run, the kernel writes the dirty pages back (and {@link #force} syncs them).
+     * Only for files that no rank on another node writes (a shared file system may write back
+     * whole pages over another node's bytes). Returns false, writing nothing, when the file
+     * is still shorter than the span (a distributed writer that must not grow it itself).
+     */
+    boolean writeMapped(long base, Hyperslab box, long[] shape, MemorySegment src, Hdf5Type type, boolean mayGrow,
+                        String dataset) {
+        int size = type.size();
+        long first = base + Hyperslab.linearIndex(shape, box.offset()) * size;
+        long[] lastPoint = new long[shape.length];
+        for (int d = 0; d < shape.length; d++) {
+            lastPoint[d] = box.offset()[d] + box.count()[d] - 1;
+        }
+        long end = base + (Hyperslab.linearIndex(shape, lastPoint) + 1) * size;
+        flushStaging(dataset);
+        try {
+            if (channel.size() < end) {
+                if (!mayGrow) {
+                    return false;
+                }
+                extendTo(end);
+            }
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                MemorySegment map = channel.map(FileChannel.MapMode.READ_WRITE, first, end - first, arena);
+                long shift = base - first;
+                box.forEachRun(shape, (arrayIndex, boxIndex, length) -> MemorySegment.copy(src, type.hostLayout(),
+                        boxIndex * size, map, type.fileLayout(), shift + arrayIndex * size, length));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(path + who + ": writing " + dataset + " at bytes " + first + "-" + end
+                    + " failed: " + e, e);
+        } catch (InternalError e) {
+            // SIGBUS in the copy: the file system could not back a page (a full disk)
+            throw new UncheckedIOException(path + who + ": writing " + dataset + " at bytes " + first + "-" + end
+                    + " failed: the file system could not store a page (no space left on the device?): " + e,
+                    new IOException(e));
+        }
+        return true;
     }
 
     /** Queues a metadata structure and returns its address. */
