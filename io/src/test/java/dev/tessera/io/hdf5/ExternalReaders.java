@@ -45,6 +45,41 @@ final class ExternalReaders {
         return r.out.strip();
     }
 
+    private static String vtkPython;
+
+    /**
+     * A Python interpreter with VTK's XDMF reader (ParaView's: {@code vtkmodules.vtkIOXdmf2}),
+     * or null: $TESSERA_VTK_PYTHON (e.g. a venv made with {@code pip install vtk}), else python3.
+     */
+    static synchronized String vtkPython() {
+        if (vtkPython == null) {
+            vtkPython = "";
+            List<String> candidates = new ArrayList<>();
+            String configured = System.getenv("TESSERA_VTK_PYTHON");
+            if (configured != null && !configured.isBlank()) {
+                candidates.add(configured);
+            }
+            candidates.addAll(List.of("python3", "/usr/bin/python3"));
+            for (String candidate : candidates) {
+                if (run(List.of(candidate, "-c", "import vtkmodules.vtkIOXdmf2, numpy"), 60).exit == 0) {
+                    vtkPython = candidate;
+                    break;
+                }
+            }
+        }
+        return vtkPython.isEmpty() ? null : vtkPython;
+    }
+
+    /** Runs {@code script} under Python with VTK (skips the test when there is none); returns stdout. */
+    static String vtk(String script) {
+        String py = vtkPython();
+        assumeTrue(py != null, "no Python with VTK's XDMF reader (pip install vtk, and set TESSERA_VTK_PYTHON to that "
+                + "python); skipping the ParaView-reader check");
+        Result r = run(List.of(py, "-c", "import numpy as np\n" + script), 180);
+        assertEquals(0, r.exit, "VTK script failed:\n" + script + "\n--- stderr:\n" + r.err + "\n--- stdout:\n" + r.out);
+        return r.out.strip();
+    }
+
     /** Runs h5dump with {@code args} (skips when absent); returns its result. */
     static Result h5dump(String... args) {
         synchronized (ExternalReaders.class) {
