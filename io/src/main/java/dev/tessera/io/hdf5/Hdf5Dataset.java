@@ -131,7 +131,7 @@ public final class Hdf5Dataset extends Hdf5Object {
         } else {
             box.forEachRun(shape, (arrayIndex, boxIndex, length) ->
                     file.writeElements(address + arrayIndex * type.size(), src, type, boxIndex * type.size(), length, path()));
-            file.flushStaging(path());
+            file.flushAndDrain(path());   // the part is in the file (or its error thrown) when write returns
         }
     }
 

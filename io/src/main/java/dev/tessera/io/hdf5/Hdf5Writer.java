@@ -43,10 +43,21 @@ public final class Hdf5Writer implements AutoCloseable {
     private boolean closed;
     private MetadataBuffer metadata;
 
+    /*
+     * Raw data is staged in two buffers that alternate: the caller packs runs into one while
+     * an I/O thread writes the other, so packing (a copy, with byte order conversion where the
+     * host's differs) overlaps the write. Bounded: at most one write is in flight, and every
+     * part is on its way to the file when its write call returns (Hdf5Dataset drains).
+     */
+    private final ByteBuffer[] stagingBuffers = new ByteBuffer[2];
+    private final MemorySegment[] stagingSegments = new MemorySegment[2];
+    private int stagingIndex;
     private ByteBuffer staging;
     private MemorySegment stagingSegment;
     private long stagingAddress;
     private int stagingLength;
+    private java.util.concurrent.ExecutorService stagingWriter;
+    private java.util.concurrent.Future<?> stagingWrite;
 
     /** Creates (or truncates) {@code path} for writing, with the backend {@link Hdf5Backend#selected()}. */
     public static Hdf5Writer create(Path path) {
@@ -154,8 +165,12 @@ public final class Hdf5Writer implements AutoCloseable {
      */
     void writeElements(long address, MemorySegment src, Hdf5Type type, long srcOffset, long count, String dataset) {
         if (staging == null) {
-            staging = ByteBuffer.allocateDirect(STAGING_BYTES);
-            stagingSegment = MemorySegment.ofBuffer(staging);
+            for (int i = 0; i < 2; i++) {
+                stagingBuffers[i] = ByteBuffer.allocateDirect(STAGING_BYTES);
+                stagingSegments[i] = MemorySegment.ofBuffer(stagingBuffers[i]);
+            }
+            staging = stagingBuffers[0];
+            stagingSegment = stagingSegments[0];
         }
         int size = type.size();
         long bytes = count * size;
@@ -182,9 +197,47 @@ public final class Hdf5Writer implements AutoCloseable {
         if (stagingLength == 0) {
             return;
         }
-        staging.clear().limit(stagingLength);
+        ByteBuffer full = staging.clear().limit(stagingLength);
+        long at = stagingAddress;
         stagingLength = 0;
-        writeAt(stagingAddress, staging, dataset);
+        drainStaging();   // the other buffer's write: that buffer is packed next
+        if (stagingWriter == null) {
+            stagingWriter = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "hdf5-writer " + path.getFileName());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        stagingWrite = stagingWriter.submit(() -> writeAt(at, full, dataset));
+        stagingIndex ^= 1;
+        staging = stagingBuffers[stagingIndex];
+        stagingSegment = stagingSegments[stagingIndex];
+    }
+
+    /** Waits for the staged write in flight, if any; its failure is thrown here (naming file and dataset). */
+    void drainStaging() {
+        java.util.concurrent.Future<?> w = stagingWrite;
+        if (w == null) {
+            return;
+        }
+        stagingWrite = null;
+        try {
+            w.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(path + who + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(path + who + ": interrupted while writing", e);
+        }
+    }
+
+    /** Writes what is staged and waits until it is written. */
+    void flushAndDrain(String dataset) {
+        flushStaging(dataset);
+        drainStaging();
     }
 
     /** Below this many bytes per run on average, a box is written through a mapping of the file. */
@@ -233,7 +286,7 @@ public final class Hdf5Writer implements AutoCloseable {
             lastPoint[d] = box.offset()[d] + box.count()[d] - 1;
         }
         long end = base + (Hyperslab.linearIndex(shape, lastPoint) + 1) * size;
-        flushStaging(dataset);
+        flushAndDrain(dataset);
         try {
             if (channel.size() < end) {
                 if (!mayGrow) {
@@ -295,6 +348,7 @@ public final class Hdf5Writer implements AutoCloseable {
             nativeFile.force();
             return;
         }
+        flushAndDrain("pending data");
         try {
             channel.force(false);
         } catch (IOException e) {
@@ -314,13 +368,16 @@ public final class Hdf5Writer implements AutoCloseable {
             return;
         }
         try {
-            flushStaging("pending data");
+            flushAndDrain("pending data");
             root.flushData();
             if (writesMetadata) {
                 writeAllMetadata();
             }
         } finally {
             closed = true;
+            if (stagingWriter != null) {
+                stagingWriter.shutdownNow();
+            }
             try {
                 channel.close();
             } catch (IOException e) {
