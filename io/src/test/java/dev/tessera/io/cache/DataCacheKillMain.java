@@ -37,12 +37,8 @@ public final class DataCacheKillMain {
             if (cache.isServer()) {
                 CacheServer server = cache.server();
                 if (s.rank() == 1) {
-                    Thread.ofPlatform().daemon().start(() -> {
-                        while (server.chunksServed() < 3) {
-                            Thread.onSpinWait();
-                        }
-                        System.out.println("server 1 pid " + ProcessHandle.current().pid() + " is serving");
-                    });
+                    DataCacheTest.afterChunks(server, 3, () ->
+                            System.out.println("server 1 pid " + ProcessHandle.current().pid() + " is serving"));
                 }
                 server.serve();
                 System.out.println("server " + s.rank() + " served " + server.chunksServed() + " chunks");

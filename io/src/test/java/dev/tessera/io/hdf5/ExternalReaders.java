@@ -25,15 +25,19 @@ final class ExternalReaders {
     /** A Python interpreter that imports h5py and numpy, or null. */
     static synchronized String python() {
         if (python == null) {
-            python = "";
-            for (String candidate : List.of("python3", "/usr/bin/python3")) {
-                if (run(List.of(candidate, "-c", "import h5py, numpy"), 30).exit == 0) {
-                    python = candidate;
-                    break;
-                }
-            }
+            python = firstImporting(List.of("python3", "/usr/bin/python3"), "import h5py, numpy");
         }
         return python.isEmpty() ? null : python;
+    }
+
+    /** The first interpreter of {@code candidates} that runs {@code imports}, or "". */
+    private static String firstImporting(List<String> candidates, String imports) {
+        for (String candidate : candidates) {
+            if (run(List.of(candidate, "-c", imports), 60).exit == 0) {
+                return candidate;
+            }
+        }
+        return "";
     }
 
     /** Runs {@code script} under Python with h5py (skips the test when there is none); returns stdout. */
@@ -53,19 +57,13 @@ final class ExternalReaders {
      */
     static synchronized String vtkPython() {
         if (vtkPython == null) {
-            vtkPython = "";
             List<String> candidates = new ArrayList<>();
             String configured = System.getenv("TESSERA_VTK_PYTHON");
             if (configured != null && !configured.isBlank()) {
                 candidates.add(configured);
             }
             candidates.addAll(List.of("python3", "/usr/bin/python3"));
-            for (String candidate : candidates) {
-                if (run(List.of(candidate, "-c", "import vtkmodules.vtkIOXdmf2, numpy"), 60).exit == 0) {
-                    vtkPython = candidate;
-                    break;
-                }
-            }
+            vtkPython = firstImporting(candidates, "import vtkmodules.vtkIOXdmf2, numpy");
         }
         return vtkPython.isEmpty() ? null : vtkPython;
     }

@@ -2,9 +2,7 @@ package dev.tessera.io.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tessera.launch.SmpJob;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,16 +22,7 @@ class XdmfVtkReaderTest {
 
     @Test
     void vtksXdmfReaderReadsTheRanksFilesWithTheRightShapeAndValues() throws Exception {
-        SmpJob.run(4, new String[0], Duration.ofSeconds(60), s -> {
-            long[][] b = Blocks.of(4, s.rank());
-            int[] id = new int[(int) new Hyperslab(b[0], b[1]).volume()];
-            java.util.Arrays.fill(id, s.rank());
-            try (PerRankFiles out = PerRankFiles.create(s.world(), dir, "snap0009", Blocks.SHAPE, b[0], b[1])) {
-                out.geometry(new double[] {1, 2, 3}, new double[] {0.5, 0.25, 0.125});
-                out.write("phi", Blocks.fill(b[0], b[1]));
-                out.write("owner", id);
-            }
-        });
+        PerRankFilesTest.writeSnapshot(dir, "snap0009", new double[] {1, 2, 3}, new double[] {0.5, 0.25, 0.125});
         Path master = PerRankFiles.masterFile(dir, "snap0009");
         // VTK orders x, y, z; the arrays are z, y, x (C order), so a block's cell array is x-fastest
         String script = String.join("\n",
