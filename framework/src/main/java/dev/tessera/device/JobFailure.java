@@ -55,6 +55,8 @@ public final class JobFailure {
 
     private final RankFailureMode mode;
     private final Set<Integer> dead = ConcurrentHashMap.newKeySet();
+    /** True once any rank died: devices ask {@link #isDead} on every poll, and this keeps that one volatile read. */
+    private volatile boolean anyDead;
     private final CopyOnWriteArrayList<IntConsumer> deathListeners = new CopyOnWriteArrayList<>();
 
     public RankFailureMode mode() {
@@ -72,6 +74,7 @@ public final class JobFailure {
             return;
         }
         if (dead.add(rank)) {
+            anyDead = true;
             System.getLogger(JobFailure.class.getName()).log(System.Logger.Level.WARNING,
                     "rank " + rank + " is gone (" + (cause == null ? "died" : cause.getMessage())
                             + "); the job goes on without it (" + RankFailureMode.VARIABLE + "=continue)");
@@ -83,7 +86,7 @@ public final class JobFailure {
 
     /** True once world rank {@code rank} is known dead (CONTINUE mode only; in ABORT mode the job fails instead). */
     public boolean isDead(int rank) {
-        return !dead.isEmpty() && dead.contains(rank);
+        return anyDead && dead.contains(rank);
     }
 
     /** Runs {@code listener} with the world rank of every rank that dies from now on. */
