@@ -167,7 +167,7 @@ public class Request {
                 if (s != null) {
                     return s;
                 }
-                Backoff.idle(idle);
+                dev.tessera.device.BackoffIdleStrategy.POLLING.idle(idle);
             }
         });
     }
@@ -233,7 +233,7 @@ public class Request {
                 if (done.length > 0) {
                     return done;
                 }
-                Backoff.idle(idle);
+                dev.tessera.device.BackoffIdleStrategy.POLLING.idle(idle);
             }
         });
     }

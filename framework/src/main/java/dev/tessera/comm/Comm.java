@@ -409,6 +409,13 @@ public class Comm {
             // the rank, the sender and both types; op holds the receive's own placeholders, not the message's
             return te;
         }
+        if (e instanceof dev.tessera.RankFailedException rf) {
+            // a job that goes on when a rank dies: the call names the rank in this communicator
+            int peer = peers().rankOf(rf.failedRank());
+            return new dev.tessera.RankFailedException(rf.failedRank(), where(call) + ": rank " + peer
+                    + (peer == rf.failedRank() ? "" : " (world rank " + rf.failedRank() + ")")
+                    + " is gone (its process died or was killed)", rf);
+        }
         ErrorClass cls = e instanceof TesseraException te ? te.errorClass() : ErrorClass.INTERN;
         String from = "message from rank " + peers().rankOf(op.source()) + " (tag " + op.tag() + ")";
         String text = switch (cls) {

@@ -27,6 +27,14 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             Integer.getInteger("tessera.idle.yields", 0),
             1_000, 200_000);
 
+    /**
+     * For threads that poll operations which progress only when polled (the mpi facade's
+     * Waitany and Waitsome, the io module's nonblocking collective file operations): 64
+     * spins, 64 yields, then parks from 1 us doubling up to 50 us, so a long wait costs
+     * little CPU and a short one little latency. The caller keeps the idle count.
+     */
+    public static final BackoffIdleStrategy POLLING = new BackoffIdleStrategy(64, 64, 1_000, 50_000);
+
     private final int maxSpins;
     private final int maxYields;
     private final long minParkNanos;

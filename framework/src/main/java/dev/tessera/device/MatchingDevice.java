@@ -15,6 +15,12 @@ public abstract class MatchingDevice extends AbstractDevice {
     protected MatchingDevice(MatchingEngine engine, JobFailure failure, IdleStrategy idle) {
         super(failure, idle);
         this.engine = engine;
+        // a job that goes on when a rank dies: the receives waiting for that rank fail, naming it
+        failure.onRankDeath(dead -> {
+            for (ReceiveRequest r : engine.removeReceivesFrom(dead)) {
+                r.complete(dead, r.tag, 0, r.typeCode, JobFailure.rankFailed(rank(), dead, "receive from"));
+            }
+        });
     }
 
     /**
@@ -43,6 +49,9 @@ public abstract class MatchingDevice extends AbstractDevice {
         IncomingMessage m = engine.post(r);
         if (m != null) {
             m.deliver(r);
+        } else if (failure.isDead(source) && engine.cancel(r)) {
+            // what the dead rank sent before it died is still received (above); nothing more will come
+            r.complete(source, tag, 0, typeCode, JobFailure.rankFailed(rank(), source, "receive from"));
         }
         return r;
     }

@@ -118,6 +118,25 @@ public final class MatchingEngine {
         return true;
     }
 
+    /**
+     * Removes and returns every posted receive that names {@code source} (not wildcards), in
+     * every context: a dead rank's receives, which the caller completes with an error.
+     */
+    public synchronized java.util.List<ReceiveRequest> removeReceivesFrom(int source) {
+        java.util.List<ReceiveRequest> out = new java.util.ArrayList<>();
+        for (Queues q : contexts.values()) {
+            for (ReceiveRequest r = q.postedHead; r != null; ) {
+                ReceiveRequest next = r.next;
+                if (r.source == source) {
+                    unlinkPosted(q, r);
+                    out.add(r);
+                }
+                r = next;
+            }
+        }
+        return out;
+    }
+
     /** Removes an unexpected message that has not been received yet; false if it has. */
     public synchronized boolean withdraw(IncomingMessage m) {
         Queues q = queues(m.envelope().context());

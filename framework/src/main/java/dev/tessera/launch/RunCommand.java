@@ -49,6 +49,13 @@ final class RunCommand implements Callable<Integer> {
                     + "(the MPI library's own tuned collectives for primitive buffers and built-in ops). Default: ${DEFAULT-VALUE}.")
     String mpiCollectives;
 
+    @Option(names = "--on-rank-failure", paramLabel = "abort|continue", defaultValue = "abort",
+            description = "What a rank process that dies (killed, crashed) does to the job: abort (the other ranks "
+                    + "stop, naming it) or continue (the others go on; their operations with the dead rank throw "
+                    + "RankFailedException; the launcher exits with the dead rank's status at the end). Devices "
+                    + "with one process per rank (shm, tcp, auto). Default: ${DEFAULT-VALUE}.")
+    String onRankFailure;
+
     @Option(names = "--tag-output", description = "Prefix every output line with [rank].")
     boolean tagOutput;
 
@@ -149,6 +156,14 @@ final class RunCommand implements Callable<Integer> {
                 return 2;
             }
         }
+        dev.tessera.device.JobFailure.RankFailureMode rankFailure;
+        try {
+            rankFailure = dev.tessera.device.JobFailure.RankFailureMode.fromEnvironment(
+                    java.util.Map.of(dev.tessera.device.JobFailure.RankFailureMode.VARIABLE, onRankFailure));
+        } catch (RuntimeException e) {
+            System.err.println("tessera run: --on-rank-failure must be abort or continue, got '" + onRankFailure + "'");
+            return 2;
+        }
         LaunchSpec spec = new LaunchSpec(ranks, ranksPerNode, allHosts, threads, device, tagOutput,
                 classPath, mainClass, args, jvmOptions, Duration.ofSeconds(startTimeoutSeconds), bindTo.equals("core"));
         DeviceProvider provider;
@@ -156,6 +171,12 @@ final class RunCommand implements Callable<Integer> {
             provider = DeviceProviders.require(device);
         } catch (IllegalArgumentException e) {
             System.err.println("tessera run: " + e.getMessage());
+            return 2;
+        }
+        if (rankFailure == dev.tessera.device.JobFailure.RankFailureMode.CONTINUE
+                && provider.launchStyle() != DeviceProvider.LaunchStyle.PROCESSES) {
+            System.err.println("tessera run: --on-rank-failure continue needs a device with one process per rank "
+                    + "started by tessera (shm, tcp, auto), not " + device);
             return 2;
         }
         return switch (provider.launchStyle()) {
@@ -167,7 +188,7 @@ final class RunCommand implements Callable<Integer> {
                 yield new SmpLauncher(System.err).run(spec);
             }
             case PROCESSES -> new dev.tessera.launch.process.ProcessLauncher(System.out, System.err,
-                    Duration.ZERO, emulatedNodes).run(spec);
+                    Duration.ZERO, emulatedNodes).onRankFailure(rankFailure).run(spec);
             case LIBRARY_LAUNCHER -> {
                 if (!mpiCollectives.equals("tessera") && !mpiCollectives.equals("native")) {
                     System.err.println("tessera run: --mpi-collectives must be tessera or native, got '" + mpiCollectives + "'");

@@ -152,6 +152,7 @@ public final class ShmDevice extends MatchingDevice {
             }
         }
         ShmLayout.setIntRelease(file, ShmLayout.rankOffset(rank) + ShmLayout.R_SINGLE_COPY, readsAll ? 1 : 2);
+        failure.onRankDeath(this::failPendingWith);
     }
 
     /** True if a message of {@code n} bytes from {@code buffer} can go to local rank {@code dest} by single copy. */
@@ -205,6 +206,8 @@ public final class ShmDevice extends MatchingDevice {
         final int id;
         final boolean sync;
         final DeviceRequest request;
+        /** The local index of the rank it goes to (set for sends, for failing them if that rank dies). */
+        int peer = -1;
         long written;
         boolean firstSent;
         boolean allWritten;
@@ -360,6 +363,7 @@ public final class ShmDevice extends MatchingDevice {
     @Override
     public DeviceRequest isend(MemorySegment buffer, int worldDest, int tag, int context, int typeCode, boolean synchronous) {
         failure.check();
+        failure.checkPeer(world[rank], worldDest, "send to");
         DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
         if (!reaches(worldDest)) {
             throw new TesseraException(ErrorClass.RANK, "rank " + world[rank] + ": rank " + worldDest
@@ -380,6 +384,7 @@ public final class ShmDevice extends MatchingDevice {
         boolean acked = synchronous || single;
         int id = acked ? nextId.incrementAndGet() : 0;
         Outgoing m = new Outgoing(buffer, single ? SINGLE : FIRST, tag, context, typeCode, id, acked, send);
+        m.peer = dest;
         if (acked) {
             awaitingAck.put(id, m);
         }
@@ -492,7 +497,7 @@ public final class ShmDevice extends MatchingDevice {
         try {
             boolean any = false;
             for (int p = 0; p < size; p++) {
-                if (p != rank) {
+                if (p != rank && !failure.isDead(world[p])) {   // a dead rank's ring is left as it is
                     any |= drain(p);
                     if (outbound[p].queued > 0) {
                         any |= outbound[p].push();
@@ -646,7 +651,7 @@ public final class ShmDevice extends MatchingDevice {
                 TesseraException e = new TesseraException(ErrorClass.PROC_FAILED, "rank " + world[rank]
                         + ": reading a message from the memory of rank " + world[peer] + " (pid " + peerPids[peer]
                         + ") failed: the process died or the kernel refused");
-                failure.report(world[peer], e);
+                failure.rankDied(world[peer], e);
                 throw e;
             }
         }
@@ -790,7 +795,7 @@ public final class ShmDevice extends MatchingDevice {
             return;
         }
         for (int p = 0; p < size; p++) {
-            if (p == rank) {
+            if (p == rank || failure.isDead(world[p])) {
                 continue;
             }
             long stateAt = ShmLayout.rankOffset(p) + 8;
@@ -800,10 +805,50 @@ public final class ShmDevice extends MatchingDevice {
             if (ShmLayout.getIntAcquire(file, stateAt) != ShmLayout.STATE_CLOSED
                     && !ProcessHandle.of(peerPids[p]).map(ProcessHandle::isAlive).orElse(false)
                     && ShmLayout.getIntAcquire(file, stateAt) != ShmLayout.STATE_CLOSED) {
-                failure.report(world[p], new TesseraException(ErrorClass.PROC_FAILED,
+                failure.rankDied(world[p], new TesseraException(ErrorClass.PROC_FAILED,
                         "the process of rank " + world[p] + " (pid " + peerPids[p] + ") died or was killed"));
-                return;
+                if (failure.hasFailed()) {
+                    return;
+                }
             }
+        }
+    }
+
+    /**
+     * A job that goes on without a dead rank: the sends to it that are queued or wait for its
+     * acknowledgement fail, naming it (what was already in its ring is lost with it), and so
+     * does a receive that was taking a message from it; its ring to this rank is not read again.
+     */
+    private void failPendingWith(int deadWorldRank) {
+        int p = deadWorldRank < localOfWorld.length ? localOfWorld[deadWorldRank] : -1;
+        if (p < 0 || p == rank) {
+            return;
+        }
+        Assembly partial = current[p];
+        current[p] = null;
+        if (partial != null && partial.target != null) {
+            partial.target.complete(deadWorldRank, partial.env.tag(), 0, partial.env.typeCode(),
+                    JobFailure.rankFailed(world[rank], deadWorldRank, "receive from"));
+        }
+        java.util.Set<Outgoing> failed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Outbound ob = outbound[p];
+        synchronized (ob) {
+            for (Outgoing m : ob.queue) {
+                if (m.request != null) {
+                    failed.add(m);
+                }
+            }
+            ob.queue.clear();   // with acknowledgements to the dead rank: nobody reads them
+            ob.queued = 0;
+        }
+        for (var e : awaitingAck.entrySet()) {
+            if (e.getValue().peer == p && awaitingAck.remove(e.getKey(), e.getValue())) {
+                failed.add(e.getValue());
+            }
+        }
+        for (Outgoing m : failed) {
+            m.request.complete(deadWorldRank, m.tag, 0, m.typeCode,
+                    JobFailure.rankFailed(world[rank], deadWorldRank, "send to"));
         }
     }
 
@@ -845,8 +890,9 @@ public final class ShmDevice extends MatchingDevice {
         while (pending && !failure.hasFailed() && System.nanoTime() < deadline) {
             progress();
             pending = false;
-            for (Outbound ob : outbound) {
-                if (ob != null) {
+            for (int p = 0; p < size; p++) {
+                Outbound ob = outbound[p];
+                if (ob != null && !failure.isDead(world[p])) {
                     synchronized (ob) {
                         pending |= !ob.queue.isEmpty();
                     }

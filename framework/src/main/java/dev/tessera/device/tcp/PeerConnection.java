@@ -1,7 +1,5 @@
 package dev.tessera.device.tcp;
 
-import dev.tessera.ErrorClass;
-import dev.tessera.TesseraException;
 import dev.tessera.device.DeviceRequest;
 import java.io.EOFException;
 import java.io.IOException;
@@ -161,7 +159,7 @@ final class PeerConnection {
             }
         } catch (IOException | RuntimeException e) {
             if (f.completes() != null) {
-                f.completes().complete(-1, -1, 0, -1, new TesseraException(ErrorClass.PROC_FAILED,
+                f.completes().complete(peer, -1, 0, -1, new dev.tessera.RankFailedException(peer,
                         "sending to rank " + peer + " failed: " + e.getMessage(), e));
             }
             drainWithError(e);
@@ -275,7 +273,7 @@ final class PeerConnection {
         Outgoing f;
         while ((f = queue.poll()) != null) {
             if (f.completes() != null) {
-                f.completes().complete(-1, -1, 0, -1, new TesseraException(ErrorClass.PROC_FAILED,
+                f.completes().complete(peer, -1, 0, -1, new dev.tessera.RankFailedException(peer,
                         "sending to rank " + peer + " failed: " + e.getMessage(), e));
             }
         }

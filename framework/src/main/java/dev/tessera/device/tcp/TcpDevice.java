@@ -91,7 +91,26 @@ public final class TcpDevice extends MatchingDevice {
         return true;
     }
 
-    private record PendingSend(MemorySegment buffer, DeviceRequest request) {
+    private record PendingSend(MemorySegment buffer, DeviceRequest request, int dest) {
+    }
+
+    /**
+     * A job that goes on without a dead rank: the rendezvous sends waiting for its reply and the
+     * matched receives waiting for its data fail, naming it.
+     */
+    private void failPendingWith(int dead) {
+        for (var e : pendingSends.entrySet()) {
+            if (e.getValue().dest() == dead && pendingSends.remove(e.getKey(), e.getValue())) {
+                e.getValue().request().complete(dead, 0, 0, 0, JobFailure.rankFailed(rank, dead, "send to"));
+            }
+        }
+        for (var e : pendingReceives.entrySet()) {
+            Envelope env = e.getValue().envelope();
+            if (env.source() == dead && pendingReceives.remove(e.getKey(), e.getValue())) {
+                e.getValue().receive().complete(dead, env.tag(), 0, env.typeCode(),
+                        JobFailure.rankFailed(rank, dead, "receive from"));
+            }
+        }
     }
 
     /** A matched remote rendezvous: the receive and the envelope the RTS announced. */
@@ -107,6 +126,7 @@ public final class TcpDevice extends MatchingDevice {
         this.size = size;
         this.eagerLimit = eagerLimit;
         this.peers = new PeerConnection[size];
+        failure.onRankDeath(this::failPendingWith);
     }
 
     /** Called by the mesh once a connection to {@code peer} is established. */
@@ -183,6 +203,7 @@ public final class TcpDevice extends MatchingDevice {
     @Override
     public DeviceRequest isend(MemorySegment buffer, int dest, int tag, int context, int typeCode, boolean synchronous) {
         failure.check();
+        failure.checkPeer(rank, dest, "send to");
         DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
         long n = buffer.byteSize();
         boolean eager = !synchronous && n <= eagerLimit;
@@ -194,7 +215,7 @@ public final class TcpDevice extends MatchingDevice {
             peer.send(new PeerConnection.Outgoing(Frame.header(Frame.DATA, tag, context, typeCode, 0, n), buffer, send));
         } else {
             int id = nextId.incrementAndGet();
-            pendingSends.put(id, new PendingSend(buffer, send));
+            pendingSends.put(id, new PendingSend(buffer, send, dest));
             peer.send(new PeerConnection.Outgoing(Frame.header(Frame.RTS, tag, context, typeCode, id, n), null, null));
         }
         return send;
@@ -437,7 +458,7 @@ public final class TcpDevice extends MatchingDevice {
         }
         if (!conn.saidGoodbye && !closing) {
             LOG.log(System.Logger.Level.DEBUG, "connection to rank " + conn.peer + " ended", e);
-            failure.report(conn.peer, new RemoteRankFailure("connection lost ("
+            failure.rankDied(conn.peer, new RemoteRankFailure("connection lost ("
                     + (e == null ? "write failed" : e.getMessage())
                     + "): the process of rank " + conn.peer + " died or was killed"));
         }
@@ -529,7 +550,8 @@ public final class TcpDevice extends MatchingDevice {
         // Wait (bounded, failure-aware) for every peer's GOODBYE: closing with unread input would reset the connection and cut off data in flight.
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (PeerConnection c : peers) {
-            while (c != null && !c.saidGoodbye && !failure.hasFailed() && System.nanoTime() < deadline) {
+            while (c != null && !c.saidGoodbye && !failure.hasFailed() && !failure.isDead(c.peer)
+                    && System.nanoTime() < deadline) {
                 pumpAll();
                 LockSupport.parkNanos(200_000);
             }

@@ -27,7 +27,10 @@ import java.util.stream.Stream;
  * standard input, not on the command line), forwards its output line by line
  * (optionally prefixed with "[rank] "), and waits. When a rank exits with a non-zero
  * status the others get a grace period to notice (they are told through the device) and
- * are then killed; the launcher reports which rank failed and exits non-zero. Ctrl-C
+ * are then killed; the launcher reports which rank failed and exits non-zero. With
+ * {@code --on-rank-failure continue} (TESSERA_ON_RANK_FAILURE=continue) a rank that dies
+ * without failing the job on purpose is reported and the others go on; the launcher still
+ * exits with the dead rank's status once they are done. Ctrl-C
  * (JVM shutdown) kills every rank. The rendezvous directory is removed at the end.
  */
 public final class ProcessLauncher {
@@ -41,6 +44,22 @@ public final class ProcessLauncher {
     private final int emulatedNodes;
     /** The running job's failure file (local jobs), watched by every rank. */
     private volatile Path failureFile;
+    /** What a rank's death does to the job; null: TESSERA_ON_RANK_FAILURE of this launcher's environment. */
+    private dev.tessera.device.JobFailure.RankFailureMode rankFailureMode;
+
+    /**
+     * What the death of a rank process does to the job: ABORT (the default) stops the others;
+     * CONTINUE lets them go on, with the operations involving the dead rank failing.
+     */
+    public ProcessLauncher onRankFailure(dev.tessera.device.JobFailure.RankFailureMode mode) {
+        this.rankFailureMode = mode;
+        return this;
+    }
+
+    private dev.tessera.device.JobFailure.RankFailureMode rankFailureMode() {
+        return rankFailureMode != null ? rankFailureMode
+                : dev.tessera.device.JobFailure.RankFailureMode.fromEnvironment(System.getenv());
+    }
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
         this(out, err, java.time.Duration.ZERO, 0);
@@ -263,6 +282,7 @@ public final class ProcessLauncher {
         env.put("TESSERA_DEVICE", spec.device());
         env.put("TESSERA_START_TIMEOUT", Long.toString(spec.startTimeout().toSeconds()));
         env.put("TESSERA_BIND", spec.bindToCore() ? "core" : "none");
+        env.put(dev.tessera.device.JobFailure.RankFailureMode.VARIABLE, rankFailureMode().name().toLowerCase(java.util.Locale.ROOT));
         if (!remote) {
             env.put("TESSERA_LOCAL_ONLY", "1");
         }
@@ -350,6 +370,8 @@ public final class ProcessLauncher {
     }
 
     private int await(List<Process> ranks) throws InterruptedException {
+        boolean goOn = rankFailureMode() == dev.tessera.device.JobFailure.RankFailureMode.CONTINUE;
+        int deadStatus = 0;
         long started = System.nanoTime();
         boolean[] reported = new boolean[ranks.size()];
         int firstFailed = -1;
@@ -364,6 +386,14 @@ public final class ProcessLauncher {
                     allDone = false;
                 } else if (p.exitValue() != 0 && !reported[r]) {
                     reported[r] = true;
+                    Path failed = failureFile;
+                    if (goOn && firstFailed < 0 && (failed == null || !Files.exists(failed))) {
+                        // the job chose to survive a dead rank, and no rank failed it on purpose (that writes the file)
+                        err.println("tessera: rank " + r + " exited with status " + describe(p.exitValue())
+                                + "; the job goes on without it (--on-rank-failure continue)");
+                        deadStatus = deadStatus != 0 ? deadStatus : p.exitValue();
+                        continue;
+                    }
                     failedNow.add(r);
                 }
             }
@@ -406,7 +436,7 @@ public final class ProcessLauncher {
                 }
             }
             if (allDone) {
-                return status;
+                return firstFailed >= 0 ? status : deadStatus;
             }
             if (jobTimeoutNanos > 0 && System.nanoTime() - started > jobTimeoutNanos) {
                 err.println("tessera: job timeout after " + jobTimeoutNanos / 1_000_000_000L + " s; killing every rank");

@@ -59,7 +59,12 @@ public final class ProcessBootstrap {
         }
         dieWithParent(env, job.rank());
         ExitWatch.install();
-        ConnectedRank connected = provider.connect(job, DeviceProvider.Link.standalone());
+        // TESSERA_ON_RANK_FAILURE=continue (tessera run --on-rank-failure continue): a dead peer fails
+        // only the operations with it, not the job
+        dev.tessera.device.JobFailure failure = new dev.tessera.device.JobFailure(
+                dev.tessera.device.JobFailure.RankFailureMode.fromEnvironment(env));
+        ConnectedRank connected = provider.connect(job, new DeviceProvider.Link(failure,
+                new dev.tessera.device.MatchingEngine(), null));
         current = connected.device();
         installExitHandlers(connected.device(), Thread.currentThread());
         failureFile = failureFile(env);

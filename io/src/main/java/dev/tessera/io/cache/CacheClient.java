@@ -1,5 +1,6 @@
 package dev.tessera.io.cache;
 
+import dev.tessera.RankFailedException;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Request;
@@ -20,7 +21,9 @@ import java.util.concurrent.locks.LockSupport;
  * A server that does not answer within the timeout, or answers that it failed, is
  * declared gone for the rest of the run (with a warning naming it), and the file is read
  * from the backing directory instead: a read never hangs and never returns other bytes
- * than the file system would.
+ * than the file system would. In a job that goes on when a rank dies
+ * ({@code tessera run --on-rank-failure continue}), a server whose process died is noticed
+ * at once: the requests to it fail with {@link RankFailedException} instead of timing out.
  */
 public final class CacheClient {
 
@@ -75,6 +78,18 @@ public final class CacheClient {
 
     /** The file from its server, or null if the server is gone (it is then marked so). */
     private byte[] fetch(String name, int server) throws NoSuchFileException {
+        ArrayDeque<Reply> inFlight = new ArrayDeque<>();
+        try {
+            return fetch(name, server, inFlight);
+        } catch (RankFailedException e) {
+            // the server's process died (a job that goes on without dead ranks): what is in flight to it is void
+            inFlight.forEach(Reply::cancel);
+            markGone(server, "its process died: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private byte[] fetch(String name, int server, ArrayDeque<Reply> inFlight) throws NoSuchFileException {
         Reply first = request(name, 0, server);
         Reply r0 = first.await(this, server);
         if (r0 == null) {
@@ -88,7 +103,6 @@ public final class CacheClient {
         long chunks = Math.max(1, (size + chunk - 1) / chunk);
         byte[] out = new byte[Math.toIntExact(size)];
         System.arraycopy(r0.data, 0, out, 0, r0.data.length);
-        ArrayDeque<Reply> inFlight = new ArrayDeque<>();
         long next = 1;
         while (next < chunks || !inFlight.isEmpty()) {
             while (next < chunks && inFlight.size() < WINDOW) {
@@ -200,7 +214,11 @@ public final class CacheClient {
         if (!closed) {
             closed = true;
             for (int s : config.servers()) {
-                comm.isendObject(null, s, CacheProtocol.STOP);
+                try {
+                    comm.isendObject(null, s, CacheProtocol.STOP);
+                } catch (RankFailedException e) {
+                    markGone(s, "its process died: " + e.getMessage());   // nothing to tell a dead server
+                }
             }
         }
     }

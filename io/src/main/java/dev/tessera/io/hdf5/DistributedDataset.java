@@ -73,6 +73,15 @@ public final class DistributedDataset {
                 error = e.getMessage();
             }
         }
+        if (comm.rank() == 0 && error == null && !dataset.layout().isChunked()) {
+            // the file reaches the dataset's end before any rank writes (after the allgather below),
+            // so that ranks writing through mappings never have to grow it concurrently
+            try {
+                file.writer().extendTo(dataset.address() + dataset.byteSize());
+            } catch (RuntimeException e) {
+                error = e.getMessage();
+            }
+        }
         boolean shapeOk = offset != null && count != null && offset.length == count.length;
         BlockClaim mine = new BlockClaim(comm.rank(), shapeOk ? offset : new long[0], shapeOk ? count : new long[0], error);
         List<BlockClaim> claims = comm.allgatherObject(mine);
@@ -80,6 +89,7 @@ public final class DistributedDataset {
         written = true;
         Hyperslab box = mine.box();
         MemorySegment data = Hdf5Type.segmentOf(block);
+        boolean singleNode = file.nodeCount() == 1;   // collective on first use: every rank gets here
         String failure = null;
         try {
             if (dataset.layout().isChunked()) {
@@ -87,7 +97,7 @@ public final class DistributedDataset {
             } else if (strategy(claims) == WriteStrategy.AGGREGATED) {
                 AggregatedWrite.write(file, dataset, claims, box, data);
             } else {
-                dataset.write(offset, count, block);
+                dataset.write(box, data, singleNode, false);
             }
         } catch (RuntimeException e) {
             failure = e.getMessage();

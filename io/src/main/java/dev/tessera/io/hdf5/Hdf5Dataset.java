@@ -79,6 +79,11 @@ public final class Hdf5Dataset extends Hdf5Object {
         return layout;
     }
 
+    /** Bytes of the dataset's elements (uncompressed). */
+    long byteSize() {
+        return byteSize;
+    }
+
     /** File address of a contiguous dataset's first element. */
     long address() {
         return address;
@@ -109,13 +114,24 @@ public final class Hdf5Dataset extends Hdf5Object {
             file.nativeFile().write(nativeId, path(), type, shape, box, data);
             return;
         }
-        MemorySegment src = Hdf5Type.segmentOf(data);
+        write(box, Hdf5Type.segmentOf(data), true, true);
+    }
+
+    /**
+     * Writes a checked box. {@code mayMap}: the file is written by this node only, so a box
+     * of short runs may go through a mapping of the file; {@code mayGrow}: this writer may
+     * grow the file for it (a serial writer; in a distributed write rank 0 grows it first).
+     */
+    void write(Hyperslab box, MemorySegment src, boolean mayMap, boolean mayGrow) {
         if (chunks != null) {
             chunks.write(box, src);
+        } else if (mayMap && Hdf5Writer.shortRuns(box, shape, type.size())
+                && file.writeMapped(address, box, shape, src, type, mayGrow, path())) {
+            return;
         } else {
             box.forEachRun(shape, (arrayIndex, boxIndex, length) ->
                     file.writeElements(address + arrayIndex * type.size(), src, type, boxIndex * type.size(), length, path()));
-            file.flushStaging(path());
+            file.flushAndDrain(path());   // the part is in the file (or its error thrown) when write returns
         }
     }
 

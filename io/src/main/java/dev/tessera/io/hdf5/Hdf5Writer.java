@@ -43,10 +43,21 @@ public final class Hdf5Writer implements AutoCloseable {
     private boolean closed;
     private MetadataBuffer metadata;
 
+    /*
+     * Raw data is staged in two buffers that alternate: the caller packs runs into one while
+     * an I/O thread writes the other, so packing (a copy, with byte order conversion where the
+     * host's differs) overlaps the write. Bounded: at most one write is in flight, and every
+     * part is on its way to the file when its write call returns (Hdf5Dataset drains).
+     */
+    private final ByteBuffer[] stagingBuffers = new ByteBuffer[2];
+    private final MemorySegment[] stagingSegments = new MemorySegment[2];
+    private int stagingIndex;
     private ByteBuffer staging;
     private MemorySegment stagingSegment;
     private long stagingAddress;
     private int stagingLength;
+    private java.util.concurrent.ExecutorService stagingWriter;
+    private java.util.concurrent.Future<?> stagingWrite;
 
     /** Creates (or truncates) {@code path} for writing, with the backend {@link Hdf5Backend#selected()}. */
     public static Hdf5Writer create(Path path) {
@@ -154,8 +165,12 @@ public final class Hdf5Writer implements AutoCloseable {
      */
     void writeElements(long address, MemorySegment src, Hdf5Type type, long srcOffset, long count, String dataset) {
         if (staging == null) {
-            staging = ByteBuffer.allocateDirect(STAGING_BYTES);
-            stagingSegment = MemorySegment.ofBuffer(staging);
+            for (int i = 0; i < 2; i++) {
+                stagingBuffers[i] = ByteBuffer.allocateDirect(STAGING_BYTES);
+                stagingSegments[i] = MemorySegment.ofBuffer(stagingBuffers[i]);
+            }
+            staging = stagingBuffers[0];
+            stagingSegment = stagingSegments[0];
         }
         int size = type.size();
         long bytes = count * size;
@@ -182,10 +197,119 @@ public final class Hdf5Writer implements AutoCloseable {
         if (stagingLength == 0) {
             return;
         }
-        staging.clear().limit(stagingLength);
-        int n = stagingLength;
+        ByteBuffer full = staging.clear().limit(stagingLength);
+        long at = stagingAddress;
         stagingLength = 0;
-        writeAt(stagingAddress, staging, dataset + " (" + n + " bytes)");
+        drainStaging();   // the other buffer's write: that buffer is packed next
+        if (stagingWriter == null) {
+            stagingWriter = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "hdf5-writer " + path.getFileName());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        stagingWrite = stagingWriter.submit(() -> writeAt(at, full, dataset));
+        stagingIndex ^= 1;
+        staging = stagingBuffers[stagingIndex];
+        stagingSegment = stagingSegments[stagingIndex];
+    }
+
+    /** Waits for the staged write in flight, if any; its failure is thrown here (naming file and dataset). */
+    void drainStaging() {
+        java.util.concurrent.Future<?> w = stagingWrite;
+        if (w == null) {
+            return;
+        }
+        stagingWrite = null;
+        try {
+            w.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(path + who + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(path + who + ": interrupted while writing", e);
+        }
+    }
+
+    /** Writes what is staged and waits until it is written. */
+    void flushAndDrain(String dataset) {
+        flushStaging(dataset);
+        drainStaging();
+    }
+
+    /** Below this many bytes per run on average, a box is written through a mapping of the file. */
+    static final long MAPPED_RUN_BYTES = 64 << 10;
+
+    /**
+     * True when {@code box} of an array of {@code shape} has runs shorter than
+     * {@link #MAPPED_RUN_BYTES} on average: one write call per run would cost more than
+     * copying the runs into a mapping of the file (a 2 KiB-run pencil of a 1 GiB array is
+     * 2^18 writes of 2 KiB per rank).
+     */
+    static boolean shortRuns(Hyperslab box, long[] shape, int typeSize) {
+        long runs = DistributedDataset.runCount(box, shape);
+        return runs > 1 && box.volume() * typeSize / runs < MAPPED_RUN_BYTES;
+    }
+
+    /**
+     * Grows the file to at least {@code end} bytes (one zero byte written at {@code end - 1}
+     * if it is shorter), so that mappings up to there need not grow it. Only where no other
+     * writer can have written that byte yet.
+     */
+    void extendTo(long end) {
+        try {
+            if (channel.size() < end) {
+                writeAt(end - 1, ByteBuffer.wrap(new byte[1]), "the end of a dataset");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(path + who + ": " + e, e);
+        }
+    }
+
+    /**
+     * Writes the runs of {@code box} (a box of a dataset of {@code shape} at file address
+     * {@code base}) by copying each into a mapping of the file span they cover: no system
+     * call per run, the kernel writes the dirty pages back (and {@link #force} syncs them).
+     * Only for files that no rank on another node writes (a shared file system may write back
+     * whole pages over another node's bytes). Returns false, writing nothing, when the file
+     * is still shorter than the span (a distributed writer that must not grow it itself).
+     */
+    boolean writeMapped(long base, Hyperslab box, long[] shape, MemorySegment src, Hdf5Type type, boolean mayGrow,
+                        String dataset) {
+        int size = type.size();
+        long first = base + Hyperslab.linearIndex(shape, box.offset()) * size;
+        long[] lastPoint = new long[shape.length];
+        for (int d = 0; d < shape.length; d++) {
+            lastPoint[d] = box.offset()[d] + box.count()[d] - 1;
+        }
+        long end = base + (Hyperslab.linearIndex(shape, lastPoint) + 1) * size;
+        flushAndDrain(dataset);
+        try {
+            if (channel.size() < end) {
+                if (!mayGrow) {
+                    return false;
+                }
+                extendTo(end);
+            }
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                MemorySegment map = channel.map(FileChannel.MapMode.READ_WRITE, first, end - first, arena);
+                long shift = base - first;
+                box.forEachRun(shape, (arrayIndex, boxIndex, length) -> MemorySegment.copy(src, type.hostLayout(),
+                        boxIndex * size, map, type.fileLayout(), shift + arrayIndex * size, length));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(path + who + ": writing " + dataset + " at bytes " + first + "-" + end
+                    + " failed: " + e, e);
+        } catch (InternalError e) {
+            // SIGBUS in the copy: the file system could not back a page (a full disk)
+            throw new UncheckedIOException(path + who + ": writing " + dataset + " at bytes " + first + "-" + end
+                    + " failed: the file system could not store a page (no space left on the device?): " + e,
+                    new IOException(e));
+        }
+        return true;
     }
 
     /** Queues a metadata structure and returns its address. */
@@ -224,6 +348,7 @@ public final class Hdf5Writer implements AutoCloseable {
             nativeFile.force();
             return;
         }
+        flushAndDrain("pending data");
         try {
             channel.force(false);
         } catch (IOException e) {
@@ -243,13 +368,16 @@ public final class Hdf5Writer implements AutoCloseable {
             return;
         }
         try {
-            flushStaging("pending data");
+            flushAndDrain("pending data");
             root.flushData();
             if (writesMetadata) {
                 writeAllMetadata();
             }
         } finally {
             closed = true;
+            if (stagingWriter != null) {
+                stagingWriter.shutdownNow();
+            }
             try {
                 channel.close();
             } catch (IOException e) {

@@ -41,7 +41,7 @@ public final class IoRequest {
             for (int idle = 0; !future.isDone(); idle++) {
                 progress.run();
                 if (!future.isDone()) {
-                    Backoff.idle(idle);
+                    dev.tessera.device.BackoffIdleStrategy.POLLING.idle(idle);
                 }
             }
         }

@@ -326,7 +326,7 @@ public final class ParallelFile implements AutoCloseable {
         if (progressThread != null) {
             progressThread.execute(() -> {
                 for (int idle = 0; !closed && !progress(); idle++) {
-                    Backoff.idle(idle);
+                    dev.tessera.device.BackoffIdleStrategy.POLLING.idle(idle);
                 }
             });
         }
@@ -732,7 +732,7 @@ public final class ParallelFile implements AutoCloseable {
     /** Runs every pending nonblocking collective to its end (their errors go to their own requests). */
     private void awaitCollective() {
         for (int idle = 0; !progress(); idle++) {
-            Backoff.idle(idle);
+            dev.tessera.device.BackoffIdleStrategy.POLLING.idle(idle);
         }
     }
 

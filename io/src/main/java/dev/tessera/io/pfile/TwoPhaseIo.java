@@ -205,7 +205,7 @@ final class TwoPhaseIo {
 
     private void drive() {
         for (int idle = 0; !advance(); idle++) {
-            Backoff.idle(idle);
+            dev.tessera.device.BackoffIdleStrategy.POLLING.idle(idle);
         }
     }
 

@@ -44,6 +44,16 @@ class DataCacheTest {
         return names;
     }
 
+    /** Runs {@code action} on a thread of its own once {@code server} has served {@code chunks} chunks. */
+    static void afterChunks(CacheServer server, int chunks, Runnable action) {
+        Thread.ofPlatform().daemon().start(() -> {
+            while (server.chunksServed() < chunks) {
+                Thread.onSpinWait();
+            }
+            action.run();
+        });
+    }
+
     @Test
     @Timeout(120)
     void clientsReadTheSameBytesThroughTheCacheAsDirectlyWithOneServerKilledDuringTheRun() throws Exception {
@@ -62,13 +72,7 @@ class DataCacheTest {
             if (cache.isServer()) {
                 CacheServer server = cache.server();
                 if (s.rank() == 1) {
-                    // Server 1 dies (stops answering, tells no one) after its third chunk.
-                    Thread.ofPlatform().daemon().start(() -> {
-                        while (server.chunksServed() < 3) {
-                            Thread.onSpinWait();
-                        }
-                        server.halt();
-                    });
+                    afterChunks(server, 3, server::halt);   // server 1 stops answering and tells no one
                 }
                 server.serve();
                 served.put(s.rank(), server.chunksServed());

@@ -25,15 +25,19 @@ final class ExternalReaders {
     /** A Python interpreter that imports h5py and numpy, or null. */
     static synchronized String python() {
         if (python == null) {
-            python = "";
-            for (String candidate : List.of("python3", "/usr/bin/python3")) {
-                if (run(List.of(candidate, "-c", "import h5py, numpy"), 30).exit == 0) {
-                    python = candidate;
-                    break;
-                }
-            }
+            python = firstImporting(List.of("python3", "/usr/bin/python3"), "import h5py, numpy");
         }
         return python.isEmpty() ? null : python;
+    }
+
+    /** The first interpreter of {@code candidates} that runs {@code imports}, or "". */
+    private static String firstImporting(List<String> candidates, String imports) {
+        for (String candidate : candidates) {
+            if (run(List.of(candidate, "-c", imports), 60).exit == 0) {
+                return candidate;
+            }
+        }
+        return "";
     }
 
     /** Runs {@code script} under Python with h5py (skips the test when there is none); returns stdout. */
@@ -42,6 +46,35 @@ final class ExternalReaders {
         assumeTrue(py != null, "python3 with h5py is not installed (apt-get install python3-h5py); skipping the h5py check");
         Result r = run(List.of(py, "-c", "import h5py, numpy as np\n" + script), 120);
         assertEquals(0, r.exit, "h5py script failed:\n" + script + "\n--- stderr:\n" + r.err + "\n--- stdout:\n" + r.out);
+        return r.out.strip();
+    }
+
+    private static String vtkPython;
+
+    /**
+     * A Python interpreter with VTK's XDMF reader (ParaView's: {@code vtkmodules.vtkIOXdmf2}),
+     * or null: $TESSERA_VTK_PYTHON (e.g. a venv made with {@code pip install vtk}), else python3.
+     */
+    static synchronized String vtkPython() {
+        if (vtkPython == null) {
+            List<String> candidates = new ArrayList<>();
+            String configured = System.getenv("TESSERA_VTK_PYTHON");
+            if (configured != null && !configured.isBlank()) {
+                candidates.add(configured);
+            }
+            candidates.addAll(List.of("python3", "/usr/bin/python3"));
+            vtkPython = firstImporting(candidates, "import vtkmodules.vtkIOXdmf2, numpy");
+        }
+        return vtkPython.isEmpty() ? null : vtkPython;
+    }
+
+    /** Runs {@code script} under Python with VTK (skips the test when there is none); returns stdout. */
+    static String vtk(String script) {
+        String py = vtkPython();
+        assumeTrue(py != null, "no Python with VTK's XDMF reader (pip install vtk, and set TESSERA_VTK_PYTHON to that "
+                + "python); skipping the ParaView-reader check");
+        Result r = run(List.of(py, "-c", "import numpy as np\n" + script), 180);
+        assertEquals(0, r.exit, "VTK script failed:\n" + script + "\n--- stderr:\n" + r.err + "\n--- stdout:\n" + r.out);
         return r.out.strip();
     }
 

@@ -64,6 +64,22 @@ class FullDiskTest {
     }
 
     @Test
+    void aPencilWriteThroughFileMappingsToAFullDiskFailsOnEveryRankNamingTheFile() {
+        Path full = small.resolve("pencils.h5");
+        long[] shape = {128, 128, 8};   // 1 MiB; each rank holds 4 of the 8 columns: 32-byte runs, written mapped
+        var e = assertThrows(IllegalStateException.class, () -> SmpJob.run(2, new String[0], Duration.ofSeconds(60), s -> {
+            try (ParallelHdf5File f = ParallelHdf5File.create(s.world(), full, ParallelHdf5File.WriteOptions.defaults()
+                    .withStrategy(WriteStrategy.INDEPENDENT))) {
+                f.createDataset("/pencils", Hdf5Type.DOUBLE, shape).write(new long[] {0, 0, 4L * s.rank()},
+                        new long[] {128, 128, 4}, new double[128 * 128 * 4]);
+            }
+        }));
+        String m = String.valueOf(e.getCause().getMessage());
+        assertTrue(m.contains("pencils.h5") && m.contains("rank") && m.contains("/pencils")
+                && m.toLowerCase().contains("no space left"), m);
+    }
+
+    @Test
     void aSerialWriteToAFullDiskNamesTheFileAndTheDataset() {
         Path full = small.resolve("serial.h5");
         try (Hdf5Writer w = Hdf5Writer.create(full)) {

@@ -21,6 +21,33 @@ class Hdf5WriterTest {
     Path dir;
 
     @Test
+    void partsLargerThanTheStagingBuffersAreWrittenWholeWhilePackingOverlapsTheWrites() {
+        // 3 x 1M doubles per part (24 MiB): each part goes through both 4 MiB staging buffers several times
+        int rows = 6;
+        int row = 1 << 20;
+        Path file = dir.resolve("large.h5");
+        try (Hdf5Writer w = Hdf5Writer.create(file)) {
+            Hdf5Dataset d = w.root().createDataset("big", Hdf5Type.DOUBLE, new long[] {rows, row}, Hdf5Layout.contiguous());
+            for (int part = 0; part < 2; part++) {
+                double[] values = new double[3 * row];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = (part * 3L * row + i) * 0.5;
+                }
+                d.write(new long[] {3L * part, 0}, new long[] {3, row}, values);
+            }
+        }
+        try (Hdf5Reader r = Hdf5Reader.open(file)) {
+            double[] all = (double[]) r.read("/big");
+            for (int i = 0; i < all.length; i++) {
+                if (all[i] != i * 0.5) {
+                    throw new AssertionError("element " + i + " is " + all[i] + ", expected " + i * 0.5);
+                }
+            }
+            assertEquals((long) rows * row, all.length);
+        }
+    }
+
+    @Test
     void everyElementTypeReadsBackInH5pyWithItsDtypeShapeAndValues() {
         Path f = dir.resolve("types.h5");
         try (Hdf5Writer w = Hdf5Writer.create(f)) {

@@ -19,18 +19,26 @@ class PerRankFilesTest {
     @TempDir
     Path dir;
 
-    @Test
-    void theXdmfMasterStitchesTheRanksFilesIntoTheGlobalArray() throws Exception {
+    /**
+     * 4 ranks write {@code base}: fields phi (Blocks' values) and owner (the rank) of the test
+     * array, with the mesh geometry and a "time" attribute of 0.7, and the XDMF master.
+     */
+    static void writeSnapshot(Path dir, String base, double[] origin, double[] spacing) throws Exception {
         SmpJob.run(4, new String[0], Duration.ofSeconds(60), s -> {
             long[][] b = Blocks.of(4, s.rank());
             int[] id = new int[(int) new Hyperslab(b[0], b[1]).volume()];
             java.util.Arrays.fill(id, s.rank());
-            try (PerRankFiles out = PerRankFiles.create(s.world(), dir, "snap0007", Blocks.SHAPE, b[0], b[1])) {
-                out.geometry(new double[] {0, 0, 0}, new double[] {0.5, 0.5, 0.5}).attribute("time", 0.7);
+            try (PerRankFiles out = PerRankFiles.create(s.world(), dir, base, Blocks.SHAPE, b[0], b[1])) {
+                out.geometry(origin, spacing).attribute("time", 0.7);
                 out.write("phi", Blocks.fill(b[0], b[1]));
                 out.write("owner", id);
             }
         });
+    }
+
+    @Test
+    void theXdmfMasterStitchesTheRanksFilesIntoTheGlobalArray() throws Exception {
+        writeSnapshot(dir, "snap0007", new double[] {0, 0, 0}, new double[] {0.5, 0.5, 0.5});
         for (int r = 0; r < 4; r++) {
             assertTrue(Files.exists(PerRankFiles.rankFile(dir, "snap0007", r)));
         }

@@ -235,6 +235,19 @@ class ParallelFileTest {
         assertArrayEquals(new int[] {0, 1, 3}, AggregatorChoice.nodeLeaders(new int[] {0, 1, 0, 2}));
     }
 
+    @Test
+    @Timeout(60)
+    void byDefaultEveryRankOfASingleNodeAggregates() throws Exception {
+        Path file = dir.resolve("one-node.raw");
+        ConcurrentHashMap<Integer, String> chosen = new ConcurrentHashMap<>();
+        SmpJob.run(3, new String[0], Duration.ofSeconds(50), s -> {
+            try (ParallelFile f = ParallelFile.open(s.world(), file, OpenMode.CREATE, OpenMode.WRITE)) {
+                chosen.put(s.rank(), Arrays.toString(f.aggregators()));
+            }
+        });
+        assertEquals(List.of("[0, 1, 2]", "[0, 1, 2]", "[0, 1, 2]"), List.copyOf(new java.util.TreeMap<>(chosen).values()));
+    }
+
 
     @Test
     @Timeout(60)

@@ -39,9 +39,16 @@ public final class ProcessJob implements AutoCloseable {
     /** Starts {@code main} on {@code ranks} rank processes of {@code device}. */
     public static ProcessJob start(int ranks, String device, Class<?> main, List<String> args, Consumer<String> watcher)
             throws IOException {
+        return start(ranks, device, List.of(), main, args, watcher);
+    }
+
+    /** The same with more options of {@code tessera run} ({@code --on-rank-failure continue}). */
+    public static ProcessJob start(int ranks, String device, List<String> runOptions, Class<?> main, List<String> args,
+                                   Consumer<String> watcher) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(tessera().toString(), "run", "-np", Integer.toString(ranks),
-                "--device", device, "--jvm-opt=-Xmx192m", "--jvm-opt=-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+                "--device", device, "--jvm-opt=-Xmx192m", "--jvm-opt=-XX:TieredStopAtLevel=1"));
+        cmd.addAll(runOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         return new ProcessJob(pb.start(), watcher);
