@@ -74,7 +74,35 @@ final class CollectiveSchedule {
     /** Posts the first round (and runs any rounds that have no transfers); returns the request. */
     Request start(Comm comm, String call) {
         advance();
-        return new Request(comm, call, done, null, this::advance);
+        Request r = new Request(comm, call, done, null, this::advance);
+        r.waitingFor = this::waitingFor;
+        return r;
+    }
+
+    /**
+     * What the schedule waits for now, for hang reports: the communicator ranks of its current
+     * round's transfers that have not completed, e.g. "[round 2 of 3: receive from rank 1]".
+     */
+    synchronized String waitingFor() {
+        if (done.isComplete() || current < 0 || current >= rounds.size()) {
+            return done.isComplete() ? null : "[waiting for the ranks to agree on the call]";
+        }
+        Round r = rounds.get(current);
+        StringBuilder s = new StringBuilder("[round ").append(current + 1).append(" of ").append(rounds.size()).append(':');
+        // post() puts the receives first, then the sends, each in the order the round lists them
+        int n = 0;
+        for (boolean send : new boolean[] {false, true}) {
+            for (int i = 0; i < r.segments.size(); i++) {
+                if (r.sends.get(i) == send) {
+                    if (n < inFlight.length && !inFlight[n].isComplete()) {
+                        s.append(send ? " send to rank " : " receive from rank ").append(r.peers.get(i)).append(',');
+                    }
+                    n++;
+                }
+            }
+        }
+        s.setLength(s.length() - 1);
+        return s.append(']').toString();
     }
 
     /** Advances as far as possible without blocking; true once the schedule has ended. */

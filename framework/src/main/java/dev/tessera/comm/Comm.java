@@ -439,7 +439,7 @@ public class Comm {
             throw new TesseraException(ErrorClass.COMM, where(call) + ": communicator used after free()");
         }
         if (BlockedCalls.enabled()) {
-            BlockedCalls.call(where(call) + " on " + reportName());
+            BlockedCalls.call(env.device, where(call) + " on " + reportName());
         }
         ThreadLevel level = env.threadLevel;
         if ((level == ThreadLevel.FUNNELED || level == ThreadLevel.SINGLE)

@@ -45,6 +45,9 @@ public class Request {
     /** Peer and tag, for hang reports (set only when they are on). */
     String detail;
 
+    /** What a stepped operation waits for at the moment (its current round's peers), for hang reports; or null. */
+    java.util.function.Supplier<String> waitingFor;
+
     Comm comm() {
         return comm;
     }
@@ -61,14 +64,23 @@ public class Request {
     /** Blocks until the operation completes; returns its status. */
     public Status await() {
         if (BlockedCalls.enabled() && !op.isComplete()) {
-            BlockedCalls.call(comm.where(call) + (detail != null ? detail : "") + " on " + comm.reportName());
+            BlockedCalls.call(comm.device(), comm.where(call) + (detail != null ? detail : "") + " on " + comm.reportName());
         }
         if (stepper != null) {
-            for (int idle = 0; !stepper.getAsBoolean(); idle++) {
-                if (!comm.device().progress()) {
-                    comm.device().checkHealthy();
-                    dev.tessera.device.IdleStrategy.backoff().idle(idle);
+            // a nonblocking collective: the hang report names it, its communicator and the peers of its current round
+            BlockedCalls.Wait blocked = null;
+            try {
+                for (int idle = 0; !stepper.getAsBoolean(); idle++) {
+                    if (blocked == null && BlockedCalls.enabled()) {
+                        blocked = BlockedCalls.enter(comm.device(), comm.where(call) + " on " + comm.reportName(), waitingFor);
+                    }
+                    if (!comm.device().progress()) {
+                        comm.device().checkHealthy();
+                        dev.tessera.device.IdleStrategy.backoff().idle(idle);
+                    }
                 }
+            } finally {
+                BlockedCalls.exit(blocked);
             }
         } else if (!op.isComplete()) {
             comm.device().await(op);
@@ -154,12 +166,16 @@ public class Request {
 
     // ---------------------------------------------------------------- arrays of requests
 
-    /** Waits for every request; returns their statuses in order. */
+    /** Waits for every request; returns their statuses in order (an empty status for a null slot). */
     public static Status[] waitAll(Request... requests) {
         Objects.requireNonNull(requests, "requests");
         Status[] out = new Status[requests.length];
         TesseraException first = null;
         for (int i = 0; i < requests.length; i++) {
+            if (requests[i] == null) {
+                out[i] = Status.EMPTY;   // a null slot: nothing to wait for (MPI's null request, empty status)
+                continue;
+            }
             try {
                 out[i] = requests[i].await();
             } catch (TesseraException e) {
@@ -207,29 +223,44 @@ public class Request {
         }
     }
 
-    /** True if every request has completed. */
+    /** True if every request has completed; null slots are ignored (as MPI's null requests). */
     public static boolean testAll(Request... requests) {
+        Objects.requireNonNull(requests, "requests");
         boolean all = true;
         for (Request r : requests) {
-            all &= r.test();
+            if (r != null) {
+                all &= r.test();
+            }
         }
         return all;
     }
 
-    /** Indices of the requests that have completed (possibly none). */
+    /**
+     * Indices of the requests that have completed (possibly none). Null slots are ignored,
+     * as MPI ignores null requests; when every slot is null the result is empty, as it is
+     * from {@link #waitSome} (MPI's outcount MPI_UNDEFINED, {@link #waitAny}'s -1).
+     */
     public static int[] testSome(Request... requests) {
+        Objects.requireNonNull(requests, "requests");
         List<Integer> done = new ArrayList<>();
         for (int i = 0; i < requests.length; i++) {
-            if (requests[i].test()) {
+            if (requests[i] != null && requests[i].test()) {
                 done.add(i);
             }
         }
         return done.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** Waits until at least one request completes; returns the indices of all completed ones. */
+    /**
+     * Waits until at least one request completes; returns the indices of all completed ones.
+     * Null slots are ignored; when every slot is null there is nothing to wait for and the
+     * result is empty (MPI's outcount MPI_UNDEFINED, {@link #waitAny}'s -1). Otherwise the
+     * result holds at least one index.
+     */
     public static int[] waitSome(Request... requests) {
-        waitAny(requests);
+        if (waitAny(requests) < 0) {
+            return new int[0];
+        }
         return testSome(requests);
     }
 }

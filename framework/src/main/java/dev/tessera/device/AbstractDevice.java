@@ -73,4 +73,9 @@ public abstract class AbstractDevice implements Device {
     public void abort(int failedRank, Throwable cause) {
         failure.report(failedRank, cause);
     }
+
+    @Override
+    public JobFailure.Origin failureOrigin() {
+        return failure.origin();
+    }
 }

@@ -82,8 +82,18 @@ public interface Device extends AutoCloseable {
     /** Throws the job's failure, if a rank has failed or the job was aborted. */
     void checkHealthy();
 
-    /** Tears the job down: every rank blocked in a call wakes with an error naming the cause. */
+    /**
+     * Tears the job down: every rank blocked in a call wakes with an error naming the cause.
+     * If the job had already failed, the notice sent to the peers names that first failure
+     * ({@link #failureOrigin()}), not {@code failedRank}: a rank that stops because another
+     * failed only relays the origin.
+     */
     void abort(int failedRank, Throwable cause);
+
+    /** The rank that failed first and why; null while the job is healthy. */
+    default JobFailure.Origin failureOrigin() {
+        return null;
+    }
 
     /** Releases the device's resources; pending operations are abandoned. */
     @Override

@@ -47,13 +47,22 @@ public final class RankTaggedOutput extends OutputStream {
      * never interleaves mid-line. What is left of a line without its newline is written at exit.
      */
     public static void installWholeLines() {
-        RankTaggedOutput out = wholeLines(System.out);
-        RankTaggedOutput err = wholeLines(System.err);
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        installWholeLines(System.out, System.err, "");
+    }
+
+    /**
+     * Replaces System.out and System.err by streams that pass {@code out} and {@code err}
+     * whole lines only, each prefixed with {@code prefix} and written at once (the launcher's
+     * own output forwarding under --device mpi); what is left of a line is written at exit.
+     */
+    public static void installWholeLines(PrintStream out, PrintStream err, String prefix) {
+        RankTaggedOutput o = new RankTaggedOutput(out, prefix);
+        RankTaggedOutput e = new RankTaggedOutput(err, prefix);
+        System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            out.drain();
-            err.drain();
+            o.drain();
+            e.drain();
         }, "tessera-output-drain"));
     }
 

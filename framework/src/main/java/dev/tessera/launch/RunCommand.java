@@ -131,6 +131,9 @@ final class RunCommand implements Callable<Integer> {
             System.setProperty("tessera.hangReport", Long.toString(hang.toSeconds()));
         }
         if (limit != null) {
+            // the ranks track their calls, so that the time limit can say where each one is
+            jvmOptions.add("-Dtessera.trackCalls=true");
+            System.setProperty("tessera.trackCalls", "true");
             startTimeLimit(limit, timeLimit);
         }
         if (!bindTo.equals("core") && !bindTo.equals("none")) {
@@ -229,9 +232,14 @@ final class RunCommand implements Callable<Integer> {
         return d;
     }
 
+    /** How long the time limit waits for the ranks' answers (they poll 4 times a second) before ending the job. */
+    private static final long WHERE_ANSWER_MILLIS = 3000;
+
     /**
      * Ends this launcher (and with it, through its shutdown hooks, every rank process or the
-     * mpirun it started; smp ranks are its threads) when the limit is reached, with status 124.
+     * mpirun it started; smp ranks are its threads) when the limit is reached, with status 124,
+     * after printing where each rank is (the hang report's lines; smp ranks and the ranks of
+     * Tessera's own launcher on this host, not ranks on other hosts or under mpirun).
      */
     private static void startTimeLimit(Duration limit, String text) {
         Thread.ofPlatform().daemon().name("tessera-time-limit").start(() -> {
@@ -239,6 +247,16 @@ final class RunCommand implements Callable<Integer> {
                 Thread.sleep(limit.toMillis());
             } catch (InterruptedException e) {
                 return;
+            }
+            System.err.println("tessera run: time limit " + text + " reached; where each rank is:");
+            System.err.flush();
+            // smp ranks are threads of this JVM; process ranks answer through their job's directory
+            dev.tessera.device.BlockedCalls.printWhere();
+            dev.tessera.launch.process.ProcessLauncher.requestWhereReports();
+            try {
+                Thread.sleep(WHERE_ANSWER_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             System.err.println("tessera run: time limit " + text + " reached; ending the job");
             System.err.flush();

@@ -148,10 +148,17 @@ public final class SmpJob {
     }
 
     /**
-     * The failure to report for the job: the first rank failure that is not merely a
-     * consequence of another rank's failure, else null.
+     * The failure to report for the job: the rank that failed first (the job's first failure
+     * report), else the first rank failure that is not merely a consequence of another
+     * rank's failure, else null.
      */
     public RankOutcome rootFailure() {
+        // the rank that reported first failed first hand: the others stopped because of it
+        dev.tessera.device.JobFailure.Origin origin = fabric.failureOrigin();
+        if (origin != null && origin.rank() >= 0 && origin.rank() < outcomes.length
+                && outcomes[origin.rank()] != null && outcomes[origin.rank()].failed()) {
+            return outcomes[origin.rank()];
+        }
         RankOutcome consequence = null;
         for (RankOutcome o : outcomes) {
             if (o != null && o.failed()) {

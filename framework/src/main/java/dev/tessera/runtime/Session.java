@@ -120,6 +120,7 @@ public final class Session implements AutoCloseable {
             System.err.println("tessera: " + cause.getMessage());
             System.err.flush();
         }
+        dev.tessera.runtime.internal.ProcessBootstrap.noteFailure(device, cause);   // the job's failure file (process ranks)
         device.abort(rank(), cause);
         if (process) {
             java.lang.Runtime.getRuntime().halt(status);

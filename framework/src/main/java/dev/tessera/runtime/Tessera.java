@@ -73,6 +73,10 @@ public final class Tessera {
             bootstrap = new RankBootstrap(DeviceProviders.require("smp").createInProcess(1).device(0), 0, 1, 0, "singleton");
         }
         Device device = bootstrap.device();
+        if (dev.tessera.device.BlockedCalls.enabled()) {
+            // a rank that computes before its first call is named by the hang report too
+            dev.tessera.device.BlockedCalls.call(device, "rank " + device.rank() + ": Tessera.init");
+        }
         Comm world = CommAccess.get().createWorld(device, level, CollectiveTuning.fromEnvironment(),
                 bootstrap.nodeName());
         return new Session(device, world, bootstrap, options, ownsDevice);
@@ -88,6 +92,7 @@ public final class Tessera {
         RankBootstrap thread = RankBootstrap.current();
         Device device = thread != null ? thread.device() : ProcessBootstrap.currentDevice();
         if (device != null) {
+            ProcessBootstrap.noteFailure(device, cause);   // the job's failure file names the origin (process ranks)
             device.abort(device.rank(), cause);
         }
     }

@@ -131,6 +131,46 @@ class EdgeCallsConformanceTest {
     }
 
     /**
+     * Null slots in a request array are ignored by waitSome, testSome, testAll and waitAll,
+     * as by waitAny (MPI's null requests); an array of nulls only gives the "nothing to wait
+     * for" result (empty index array, waitAny's -1) instead of a NullPointerException.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void waitSomeAndTestSomeIgnoreNullSlots(JobRunner runner) {
+        runner.run(3, world -> {
+            int me = world.rank();
+            if (me == 0) {
+                int[][] got = new int[2][1];
+                Request[] rs = {null, world.irecv(Buffer.of(got[0]), 1, 6), null, world.irecv(Buffer.of(got[1]), 2, 6), null};
+                assertArrayEquals(new int[0], Request.testSome(rs), "nothing sent yet");
+                world.barrier();   // the senders send after this
+                TreeSet<Integer> seen = new TreeSet<>();
+                while (seen.size() < 2) {
+                    for (int k : Request.waitSome(rs)) {
+                        assertTrue(k == 1 || k == 3, "index " + k + " of a null slot");
+                        seen.add(k);
+                    }
+                }
+                assertArrayEquals(new int[] {1, 3}, Request.testSome(rs));
+                assertTrue(Request.testAll(rs));
+                Status[] st = Request.waitAll(rs);
+                assertEquals(1, st[1].source());
+                assertEquals(2, st[3].source());
+                assertEquals(List.of(11, 12), List.of(got[0][0], got[1][0]));
+                Request[] none = new Request[3];
+                assertArrayEquals(new int[0], Request.waitSome(none), "waitSome over null slots");
+                assertArrayEquals(new int[0], Request.testSome(none), "testSome over null slots");
+                assertEquals(-1, Request.waitAny(none), "waitAny over null slots");
+            } else {
+                world.barrier();
+                world.send(Buffer.of(new int[] {10 + me}), 0, 6);
+            }
+            world.barrier();
+        });
+    }
+
+    /**
      * A send of a large message that no receive matches can be cancelled or not (as in MPI);
      * either way the outcome is consistent: a cancelled send says so and never arrives, one
      * that was not cancelled arrives whole.

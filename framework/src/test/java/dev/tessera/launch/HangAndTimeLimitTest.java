@@ -63,6 +63,37 @@ class HangAndTimeLimitTest {
         }
     }
 
+    /** Rank 0 computes for ever after an allreduce; the other ranks wait for it at a barrier. */
+    public static final class SpinAfterAllreduce {
+        public static void main(String[] args) {
+            try (Session s = Tessera.init(args)) {
+                Comm world = s.world();
+                world.allreduce(Buffer.of(new int[] {1}), Buffer.of(new int[1]), dev.tessera.comm.Op.SUM);
+                if (world.rank() == 0) {
+                    long x = 0;
+                    while (x >= 0) {
+                        x = (x + 1) & Long.MAX_VALUE >>> 1;
+                    }
+                }
+                world.barrier();
+            }
+        }
+    }
+
+    /** Rank 0 waits for a nonblocking allreduce that rank 1 never joins (rank 1 waits for a message instead). */
+    public static final class NonblockingDeadlock {
+        public static void main(String[] args) {
+            try (Session s = Tessera.init(args)) {
+                Comm world = s.world();
+                if (world.rank() == 0) {
+                    world.iallreduce(Buffer.of(new int[] {1}), Buffer.of(new int[1]), dev.tessera.comm.Op.SUM).await();
+                } else {
+                    world.recv(Buffer.of(new int[1]), 0, 5);
+                }
+            }
+        }
+    }
+
     private record Outcome(int status, String output, List<ProcessHandle> ranks) {
     }
 
@@ -105,39 +136,72 @@ class HangAndTimeLimitTest {
         }
     }
 
+    /** {@code tessera run -np RANKS --device DEVICE --hang-report AFTER --time-limit 150s MAIN}. */
+    private static Outcome withHangReport(String device, int ranks, String after, Class<?> main) throws Exception {
+        return tessera("-np", Integer.toString(ranks), "--device", device, "--hang-report", after, "--time-limit", "150s",
+                main.getName());
+    }
+
+    /** The job failed, ended by the hang report (not the time limit), and its output says each of {@code lines}. */
+    private static void endedByTheHangReportSaying(Outcome o, String... lines) {
+        assertNotEquals(0, o.status(), o.output());
+        assertNotEquals(124, o.status(), "ended by the hang report, not the time limit:\n" + o.output());
+        for (String line : lines) {
+            assertTrue(o.output().contains(line), "missing '" + line + "' in:\n" + o.output());
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"smp", "tcp", "shm"})
     void aDeadlockIsReportedWithCallPeerAndTagAndTheJobEnded(String device) throws Exception {
-        Outcome o = tessera("-np", "2", "--device", device, "--hang-report", "5s", "--time-limit", "150s",
-                Deadlock.class.getName());
-        assertNotEquals(0, o.status(), o.output());
-        assertNotEquals(124, o.status(), "ended by the hang report, not the time limit:\n" + o.output());
-        for (int r = 0; r < 2; r++) {
-            String report = "hang report: rank " + r + ": Comm.recv(source " + (1 - r) + ", tag 7) on the world communicator";
-            assertTrue(o.output().contains(report), "missing '" + report + "' in:\n" + o.output());
-        }
-        assertTrue(o.output().contains("no progress for"), o.output());
+        Outcome o = withHangReport(device, 2, "5s", Deadlock.class);
+        endedByTheHangReportSaying(o, "hang report: rank 0: Comm.recv(source 1, tag 7) on the world communicator",
+                "hang report: rank 1: Comm.recv(source 0, tag 7) on the world communicator", "no progress for");
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"smp", "tcp"})
     void aProbeThatNeverMatchesIsReported(String device) throws Exception {
-        Outcome o = tessera("-np", "2", "--device", device, "--hang-report", "4s", "--time-limit", "150s",
-                ProbeDeadlock.class.getName());
+        Outcome o = withHangReport(device, 2, "4s", ProbeDeadlock.class);
+        endedByTheHangReportSaying(o, "hang report: rank 0: Comm.probe(source 1, tag 9) on the world communicator",
+                "hang report: rank 1: Comm.probe(source 0, tag 9) on the world communicator");
+    }
+
+    /** The hang report names a rank that is in no call, with its last call, as well as the waiting ranks. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"smp", "tcp", "shm"})
+    void aRankInNoCallIsNamedWithItsLastCall(String device) throws Exception {
+        Outcome o = tessera("-np", "3", "--device", device, "--hang-report", "3s", "--time-limit", "40s",
+                SpinAfterAllreduce.class.getName());
         assertNotEquals(0, o.status(), o.output());
-        assertNotEquals(124, o.status(), "ended by the hang report, not the time limit:\n" + o.output());
-        for (int r = 0; r < 2; r++) {
-            String report = "hang report: rank " + r + ": Comm.probe(source " + (1 - r) + ", tag 9) on the world communicator";
-            assertTrue(o.output().contains(report), "missing '" + report + "' in:\n" + o.output());
-        }
+        String idle = "hang report: rank 0: not in a Tessera call for ";
+        assertTrue(o.output().lines().anyMatch(l -> l.contains(idle)
+                        && l.contains("(last call: Comm.allreduce on the world communicator, returned at ")),
+                "missing '" + idle + "... (last call: Comm.allreduce ...)' in:\n" + o.output());
+        assertTrue(o.output().contains("hang report: rank 1: Comm.barrier on the world communicator")
+                && o.output().contains("hang report: rank 2: Comm.barrier on the world communicator"), o.output());
+    }
+
+    /** A nonblocking collective waited for is reported with its name, communicator and the peer of its round. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"smp", "tcp"})
+    void aNonblockingCollectiveWaitedForIsReportedWithItsPeer(String device) throws Exception {
+        Outcome o = withHangReport(device, 2, "3s", NonblockingDeadlock.class);
+        endedByTheHangReportSaying(o, "hang report: rank 1: Comm.recv(source 0, tag 5) on the world communicator",
+                "hang report: rank 0: Comm.iallreduce on the world communicator [round 1 of ");
+        assertTrue(o.output().lines().anyMatch(l -> l.contains("Comm.iallreduce on the world communicator [round 1 of ")
+                && l.contains("receive from rank 1")), "the round waits for rank 1:\n" + o.output());
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"smp", "tcp"})
     void anEndlessLoopIsEndedAtTheTimeLimit(String device) throws Exception {
-        Outcome o = tessera("-np", "2", "--device", device, "--time-limit", "0:08", EndlessLoop.class.getName());
+        Outcome o = tessera("-np", "2", "--device", device, "--time-limit", "0:20", EndlessLoop.class.getName());
         assertEquals(124, o.status(), o.output());
-        assertTrue(o.output().contains("tessera run: time limit 0:08 reached; ending the job"), o.output());
+        assertTrue(o.output().contains("tessera run: time limit 0:20 reached; ending the job"), o.output());
+        // where each rank was when the limit ended the job
+        assertTrue(o.output().contains("hang report: rank 0: not in a Tessera call for "), o.output());
+        assertTrue(o.output().contains("hang report: rank 1: Comm.barrier on the world communicator"), o.output());
         for (ProcessHandle h : o.ranks()) {
             h.onExit().get(20, TimeUnit.SECONDS);
             assertFalse(h.isAlive(), "a rank process outlived the time limit: " + h.pid());

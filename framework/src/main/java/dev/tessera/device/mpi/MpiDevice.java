@@ -655,7 +655,9 @@ public final class MpiDevice extends MatchingDevice {
         super.abort(failedRank, cause);
         if (!closed) {
             System.out.flush();
-            System.err.println("tessera: rank " + rank + ": aborting the MPI job: rank " + failedRank + " failed: " + cause);
+            JobFailure.Origin origin = failure.origin();
+            System.err.println("tessera: rank " + rank + ": aborting the MPI job: rank " + origin.rank() + " failed: "
+                    + origin.reason());
             System.err.flush();
             // MPI_Abort kills every rank, and MPICH's launcher then drops what it has not read
             // from the ranks' pipes yet: wait (bounded) until it has read the line above

@@ -681,6 +681,18 @@ public final class ShmDevice extends MatchingDevice {
             super.await(request);
             return;
         }
+        if (request.isComplete()) {
+            return;
+        }
+        dev.tessera.device.BlockedCalls.Wait blocked = dev.tessera.device.BlockedCalls.enter(this, request);
+        try {
+            awaitSleeping(request);
+        } finally {
+            dev.tessera.device.BlockedCalls.exit(blocked);
+        }
+    }
+
+    private void awaitSleeping(DeviceRequest request) {
         boolean ringsOnCompletion = false;
         int idle = 0;
         while (!request.isComplete()) {
@@ -779,7 +791,7 @@ public final class ShmDevice extends MatchingDevice {
         if (aborted > 0 && !failure.hasFailed()) {
             int len = Math.min(ShmLayout.MAX_ABORT_TEXT, file.get(ValueLayout.JAVA_INT, ShmLayout.OFF_ABORT_LEN));
             byte[] text = file.asSlice(ShmLayout.OFF_ABORT_TEXT, Math.max(0, len)).toArray(ValueLayout.JAVA_BYTE);
-            failure.report(aborted - 1, new TesseraException(ErrorClass.PROC_FAILED, new String(text, StandardCharsets.UTF_8)));
+            failure.report(aborted - 1, new JobFailure.Notice(new String(text, StandardCharsets.UTF_8)));
             return;
         }
         for (int p = 0; p < size; p++) {
@@ -855,12 +867,14 @@ public final class ShmDevice extends MatchingDevice {
     @Override
     public void abort(int failedRank, Throwable cause) {
         super.abort(failedRank, cause);
-        byte[] text = ("rank " + failedRank + " failed: " + cause).getBytes(StandardCharsets.UTF_8);
+        // the slot names the job's first failure: a rank that stops because another failed relays it
+        JobFailure.Origin origin = failure.origin();
+        byte[] text = origin.reason().getBytes(StandardCharsets.UTF_8);
         int len = Math.min(text.length, ShmLayout.MAX_ABORT_TEXT);
         if (ShmLayout.casInt(file, ShmLayout.OFF_ABORT, 0, -1)) {
             MemorySegment.copy(MemorySegment.ofArray(text), 0, file, ShmLayout.OFF_ABORT_TEXT, len);
             file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_ABORT_LEN, len);
-            ShmLayout.setIntRelease(file, ShmLayout.OFF_ABORT, failedRank + 1);
+            ShmLayout.setIntRelease(file, ShmLayout.OFF_ABORT, origin.rank() + 1);
         }
     }
 

@@ -58,6 +58,11 @@ public final class SmpFabric implements InProcessJob {
         failure.report(rank, cause);
     }
 
+    @Override
+    public JobFailure.Origin failureOrigin() {
+        return failure.origin();
+    }
+
     /** The device for one rank of this fabric. */
     @Override
     public SmpDevice device(int rank) {

@@ -19,7 +19,9 @@ import java.nio.ByteOrder;
  *                message size (RTS)
  * </pre>
  *
- * The source rank is the connection's peer, fixed at the handshake.
+ * The source rank is the connection's peer, fixed at the handshake. An ABORT frame's tag is
+ * the rank that failed first, plus one (the sender may only relay another rank's failure);
+ * its payload is that rank's reason in UTF-8.
  */
 final class Frame {
 

@@ -432,7 +432,9 @@ public final class TcpDevice extends MatchingDevice {
                 byte[] text = new byte[(int) Math.min(len, 64 * 1024)];
                 c.consume(text.length, MemorySegment.ofArray(text));
                 endInput(c);
-                failure.report(c.peer, new RemoteRankFailure(new String(text, StandardCharsets.UTF_8)));
+                // the tag field names the rank that failed first (1-based; 0 or out of range: the sender itself)
+                int origin = env.tag() > 0 && env.tag() <= size ? env.tag() - 1 : c.peer;
+                failure.report(origin, new JobFailure.Notice(new String(text, StandardCharsets.UTF_8)));
             }
             default -> throw new CorruptFrame("corrupt frame from rank " + c.peer + " (type " + type + ")");
         }
@@ -513,11 +515,12 @@ public final class TcpDevice extends MatchingDevice {
     @Override
     public void abort(int failedRank, Throwable cause) {
         super.abort(failedRank, cause);
-        String text = "rank " + failedRank + " failed: " + cause;
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        // the notice names the job's first failure: a rank that stops because another failed relays it
+        JobFailure.Origin origin = failure.origin();
+        byte[] bytes = origin.reason().getBytes(StandardCharsets.UTF_8);
         for (PeerConnection c : peers) {
             if (c != null) {
-                c.send(new PeerConnection.Outgoing(Frame.header(Frame.ABORT, 0, 0, 0, 0, bytes.length),
+                c.send(new PeerConnection.Outgoing(Frame.header(Frame.ABORT, origin.rank() + 1, 0, 0, 0, bytes.length),
                         MemorySegment.ofArray(bytes), null));
             }
         }

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * {@code tessera run --device mpi}: hands the job to the MPI library's own launcher
  * (Open MPI's mpirun, or MPICH's Hydra mpiexec), which starts one JVM per rank with the
  * mpi device. The JVMs get the JDK's signal-chaining library (libjsig) preloaded, so that
- * handlers the MPI library or its fabric layer installs cannot displace the JVM's own.
+ * handlers the MPI library or its fabric layer installs cannot displace the JVM's own. The
+ * ranks' output comes back through {@link OutputForwarding}, in whole lines.
  */
 public final class MpiLauncher {
 
@@ -47,6 +48,14 @@ public final class MpiLauncher {
         if (Files.isRegularFile(jsig)) {
             vars.put("LD_PRELOAD", jsig.toString());
         }
+        // the ranks on this host send their output to this launcher, which prints it in whole lines
+        try (OutputForwarding output = OutputForwarding.open(System.out, err)) {
+            vars.put(OutputForwarding.SOCKET_VARIABLE, output.socketPath());
+            return run(mpirun, spec, vars);
+        }
+    }
+
+    private int run(String mpirun, LaunchSpec spec, Map<String, String> vars) throws IOException, InterruptedException {
         List<String> cmd = command(mpirun, isOpenMpi(mpirun), spec, vars,
                 Runtime.getRuntime().availableProcessors());
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();

@@ -152,6 +152,9 @@ public final class ProcessLauncher {
                 p.getOutputStream().close();
             }
             failureFile = remote ? null : dir.resolve("failure");
+            if (!remote) {
+                RUNNING.add(dir);
+            }
             int status = await(ranks);
             for (Thread t : pumps) {
                 t.join(2000);
@@ -163,7 +166,27 @@ public final class ProcessLauncher {
             } catch (IllegalStateException ignored) {
                 // already shutting down: the hook cleans up
             }
+            RUNNING.remove(dir);
             cleanUp.run();
+        }
+    }
+
+    /** The directories of the local jobs this JVM's launchers run now. */
+    private static final java.util.Set<Path> RUNNING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Asks every rank of the local jobs this JVM runs to print where it is (its wait with
+     * peer and tag, or that it is not in a Tessera call): the time limit calls this before it
+     * ends the job. The ranks answer within a second (they poll their job's directory).
+     */
+    public static void requestWhereReports() {
+        for (Path dir : RUNNING) {
+            try {
+                dev.tessera.device.OwnerOnlyFiles.writeString(
+                        dev.tessera.runtime.internal.ProcessBootstrap.whereRequest(dir), "launcher\n");
+            } catch (IOException | RuntimeException ignored) {
+                // the job is ending already
+            }
         }
     }
 
@@ -356,6 +379,7 @@ public final class ProcessLauncher {
         long failedAt = 0;
         while (true) {
             boolean allDone = true;
+            List<Integer> failedNow = new ArrayList<>();
             for (int r = 0; r < ranks.size(); r++) {
                 Process p = ranks.get(r);
                 if (p.isAlive()) {
@@ -370,18 +394,44 @@ public final class ProcessLauncher {
                         deadStatus = deadStatus != 0 ? deadStatus : p.exitValue();
                         continue;
                     }
-                    err.println("tessera: rank " + r + " exited with status " + describe(p.exitValue())
-                            + (firstFailed < 0 ? "; stopping the job" : ""));
-                    Path failure = failureFile;
-                    if (firstFailed < 0 && failure != null) {
-                        // every rank watches this file: the failure reaches ranks a device's notice missed
-                        dev.tessera.runtime.internal.ProcessBootstrap.writeFailure(failure, r,
-                                "rank " + r + " exited with status " + describe(p.exitValue()));
+                    failedNow.add(r);
+                }
+            }
+            if (firstFailed < 0 && !failedNow.isEmpty()) {
+                // The first rank seen to exit is not always the one that failed: a rank that
+                // stopped because of another's failure may exit first, or in the same poll.
+                Path failure = failureFile;
+                dev.tessera.device.JobFailure.Origin origin = failure == null ? null
+                        : dev.tessera.runtime.internal.ProcessBootstrap.readFailure(failure);
+                if (origin != null && origin.rank() >= 0 && origin.rank() < ranks.size()) {
+                    firstFailed = origin.rank();
+                    if (!failedNow.remove((Integer) firstFailed)) {
+                        err.println("tessera: rank " + firstFailed + " failed: " + origin.reason() + "; stopping the job");
+                    } else {
+                        failedNow.add(0, firstFailed);
                     }
-                    if (firstFailed < 0) {
-                        firstFailed = r;
-                        status = p.exitValue();
-                        failedAt = System.nanoTime();
+                } else {
+                    firstFailed = originAmong(failedNow, ranks);
+                    failedNow.remove((Integer) firstFailed);
+                    failedNow.add(0, firstFailed);
+                    if (failure != null) {
+                        // every rank watches this file: the failure reaches ranks a device's notice missed
+                        dev.tessera.runtime.internal.ProcessBootstrap.writeFailure(failure, firstFailed,
+                                "rank " + firstFailed + " exited with status " + describe(ranks.get(firstFailed).exitValue()));
+                    }
+                }
+                failedAt = System.nanoTime();
+                status = failedNow.contains(firstFailed) ? ranks.get(firstFailed).exitValue() : ranks.get(failedNow.get(0)).exitValue();
+                boolean stopping = failedNow.contains(firstFailed);
+                for (int r : failedNow) {
+                    err.println("tessera: rank " + r + " exited with status " + describe(ranks.get(r).exitValue())
+                            + (stopping && r == firstFailed ? "; stopping the job" : ""));
+                }
+            } else {
+                for (int r : failedNow) {
+                    err.println("tessera: rank " + r + " exited with status " + describe(ranks.get(r).exitValue()));
+                    if (r == firstFailed) {
+                        status = ranks.get(r).exitValue();   // the job ends with the status of the rank that failed first
                     }
                 }
             }
@@ -411,6 +461,20 @@ public final class ProcessLauncher {
             }
             Thread.sleep(20);
         }
+    }
+
+    /**
+     * Which of the ranks that exited with a failure in one poll failed first, when no rank
+     * has said (no failure file): one killed by a signal (its peers then fail because of it),
+     * else the lowest.
+     */
+    private static int originAmong(List<Integer> failed, List<Process> ranks) {
+        for (int r : failed) {
+            if (ranks.get(r).exitValue() > 128) {
+                return r;
+            }
+        }
+        return failed.get(0);
     }
 
     private static String describe(int exit) {

@@ -27,7 +27,10 @@ public final class RankMain {
         }
         Map<String, String> env = System.getenv();
         String rank = env.getOrDefault("TESSERA_RANK", env.getOrDefault("OMPI_COMM_WORLD_RANK", env.getOrDefault("PMI_RANK", "?")));
-        if ("1".equals(env.get("TESSERA_TAG_OUTPUT"))) {
+        boolean tag = "1".equals(env.get("TESSERA_TAG_OUTPUT"));
+        if (OutputForwarding.connectRank(env, tag ? "[" + rank + "] " : "")) {
+            // tessera run --device mpi forwards this rank's output itself, in whole lines
+        } else if (tag) {
             dev.tessera.launch.RankTaggedOutput.installForProcess(rank);
         } else if ("mpi".equals(env.get("TESSERA_DEVICE"))) {
             // mpirun forwards whatever each write holds: whole lines only, so ranks never split each other's lines

@@ -200,6 +200,7 @@ public final class ProcessBootstrap {
             if (t == initThread) {
                 System.err.println("tessera: rank " + device.rank() + " failed: " + e);
                 e.printStackTrace();
+                noteFailure(device, e);
                 device.abort(device.rank(), e);
                 System.err.flush();
                 java.lang.Runtime.getRuntime().halt(1);
@@ -247,7 +248,7 @@ public final class ProcessBootstrap {
             System.out.flush();
             System.err.println("tessera: " + cause.getMessage());
             System.err.flush();
-            writeFailure(failureFile, device.rank(), cause.getMessage());
+            noteFailure(device, cause);
             device.abort(device.rank(), cause);
             return;
         }
@@ -267,6 +268,39 @@ public final class ProcessBootstrap {
         String dir = env.get("TESSERA_RENDEZVOUS_DIR");
         return env.containsKey("TESSERA_LAUNCHER_PID") && dir != null && !dir.isBlank()
                 ? java.nio.file.Path.of(dir, "failure") : null;
+    }
+
+    /**
+     * Writes this rank's failure with {@code cause} into the job's failure file (unless the
+     * file exists), before the device's notices go out: the launcher and every local rank read
+     * it. If the job had already failed, the file names that first failure's origin instead (a
+     * rank that stops because another failed only relays it). A no-op without a failure file.
+     */
+    public static void noteFailure(Device device, Throwable cause) {
+        if (device != current || failureFile == null) {
+            return;
+        }
+        dev.tessera.device.JobFailure.Origin origin = device.failureOrigin();
+        if (origin == null) {
+            origin = new dev.tessera.device.JobFailure.Origin(device.rank(), dev.tessera.device.JobFailure.describe(cause));
+        }
+        writeFailure(failureFile, origin.rank(), origin.reason());
+    }
+
+    /**
+     * The rank named by a job's failure file and its reason; null if there is no such file
+     * or it cannot be read.
+     */
+    public static dev.tessera.device.JobFailure.Origin readFailure(java.nio.file.Path file) {
+        try {
+            String text = java.nio.file.Files.readString(file);
+            int nl = text.indexOf('\n');
+            int rank = Integer.parseInt((nl < 0 ? text : text.substring(0, nl)).strip());
+            String reason = nl < 0 ? "" : text.substring(nl + 1).strip();
+            return new dev.tessera.device.JobFailure.Origin(rank, reason.isEmpty() ? "failed" : reason);
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Writes the job's failure file unless it exists (the first failure wins); best effort. */
@@ -289,29 +323,50 @@ public final class ProcessBootstrap {
         }
     }
 
-    /** Polls the job's failure file (4 times a second) and fails this rank's calls once it appears. */
+    /**
+     * The request, in the job's directory, that every rank print where it is (its wait, or
+     * that it is not in a Tessera call): written by the first rank whose hang report fires
+     * and by the launcher when the time limit ends the job.
+     */
+    public static java.nio.file.Path whereRequest(java.nio.file.Path jobDirectory) {
+        return jobDirectory.resolve("where");
+    }
+
+    /**
+     * Polls the job's failure file (4 times a second) and fails this rank's calls once it
+     * appears; answers a request to say where this rank is ({@link #whereRequest}) once.
+     */
     private static void watchFailureFile(Device device, java.nio.file.Path file) {
         if (file == null) {
             return;
         }
+        java.nio.file.Path where = whereRequest(file.getParent());
+        if (dev.tessera.device.BlockedCalls.enabled()) {
+            dev.tessera.device.BlockedCalls.onFirstReport(() -> {
+                try {
+                    dev.tessera.device.OwnerOnlyFiles.writeString(where, device.rank() + "\n");
+                } catch (java.io.IOException | RuntimeException ignored) {
+                    // the job's directory is gone: the job is ending anyway
+                }
+            });
+        }
         Thread.ofPlatform().daemon().name("tessera-failure-watch").start(() -> {
+            boolean answered = false;
             while (!java.nio.file.Files.exists(file)) {
+                if (!answered && java.nio.file.Files.exists(where)) {
+                    answered = true;
+                    dev.tessera.device.BlockedCalls.answerWhereRequest();
+                }
                 try {
                     Thread.sleep(250);
                 } catch (InterruptedException e) {
                     return;
                 }
             }
-            try {
-                java.util.List<String> lines = java.nio.file.Files.readAllLines(file);
-                int failed = Integer.parseInt(lines.get(0).strip());
-                if (failed != device.rank()) {
-                    device.abort(failed, new TesseraException(ErrorClass.PROC_FAILED,
-                            lines.size() > 1 ? lines.get(1) : "rank " + failed + " failed"));
-                }
-            } catch (java.io.IOException | RuntimeException ignored) {
-                // unreadable: the device's own notices still apply
-            }
+            dev.tessera.device.JobFailure.Origin origin = readFailure(file);
+            if (origin != null && origin.rank() != device.rank()) {
+                device.abort(origin.rank(), new dev.tessera.device.JobFailure.Notice(origin.reason()));
+            }   // unreadable: the device's own notices still apply
         });
     }
 

@@ -8,14 +8,8 @@ import dev.tessera.conformance.ProcessRankCase;
 import dev.tessera.conformance.RankCase;
 import dev.tessera.device.auto.AutoDevice;
 import dev.tessera.launch.LaunchSpec;
-import dev.tessera.runtime.internal.ProcessBootstrap;
-import java.io.ByteArrayOutputStream;
-import java.io.ObjectOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,11 +54,7 @@ class SshLaunchTest {
     @Test
     void aJobOnTwoHostsRunsWithShmOnEachAndTcpBetween(@TempDir Path dir) throws Exception {
         Path hostsLog = dir.resolve("hosts.log");
-        Path ssh = dir.resolve("fake-ssh");
-        Files.writeString(ssh, "#!/bin/sh\n# test stand-in for ssh: -o BatchMode=yes HOST COMMAND\nshift 2\n"
-                + "echo \"$1\" >> '" + hostsLog + "'\nshift\nexec sh -c \"$1\"\n");
-        Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwx------"));
-        Path file = dir.resolve("case.ser");
+        Path ssh = FakeSshJob.script(dir, hostsLog, "$3", true);
         RankCase body = world -> {
             AutoDevice auto = (AutoDevice) dev.tessera.runtime.internal.ProcessBootstrap.currentDevice();
             int me = world.rank();
@@ -79,26 +69,9 @@ class SshLaunchTest {
                 System.out.println("two-host job ok");
             }
         };
-        try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(file))) {
-            out.writeObject(body);
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        PrintStream sink = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        String previous = System.getProperty("tessera.ssh");
-        System.setProperty("tessera.ssh", ssh.toString());
-        int status;
-        try {
-            LaunchSpec spec = new LaunchSpec(4, 2, List.of("hostA", "hostB"), 1, "auto", true, List.of(),
-                    ProcessRankCase.class.getName(), List.of(file.toString()), List.of("-Xmx256m"), Duration.ofSeconds(30));
-            status = new ProcessLauncher(sink, sink, Duration.ofSeconds(90), 0).run(spec);
-        } finally {
-            if (previous == null) {
-                System.clearProperty("tessera.ssh");
-            } else {
-                System.setProperty("tessera.ssh", previous);
-            }
-        }
-        String output = bytes.toString(StandardCharsets.UTF_8);
+        FakeSshJob.Outcome o = FakeSshJob.run(ssh, dir, body, 4, 2, List.of("hostA", "hostB"), "auto", Duration.ofSeconds(90));
+        int status = o.status();
+        String output = o.output();
         assertEquals(0, status, output);
         assertTrue(output.contains("two-host job ok"), output);
         assertEquals(List.of("hostA", "hostA", "hostB", "hostB"), Files.readAllLines(hostsLog).stream().sorted().toList());

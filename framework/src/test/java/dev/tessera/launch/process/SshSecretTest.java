@@ -6,17 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tessera.comm.Op;
-import dev.tessera.conformance.ProcessRankCase;
 import dev.tessera.conformance.RankCase;
 import dev.tessera.device.OtherUser;
-import dev.tessera.launch.LaunchSpec;
-import java.io.ByteArrayOutputStream;
-import java.io.ObjectOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,12 +30,8 @@ class SshSecretTest {
         String why = OtherUser.unavailable();
         assumeTrue(why == null, "skipped: " + why);
         Path argsLog = dir.resolve("ssh-args.log");
-        Path ssh = dir.resolve("fake-ssh");
-        // Not exec: like ssh, this process (and its arguments) lives as long as the remote command.
-        Files.writeString(ssh, "#!/bin/sh\n# test stand-in for ssh: -o BatchMode=yes HOST COMMAND\n"
-                + "echo \"$*\" >> '" + argsLog + "'\nshift 3\nsh -c \"$1\"\n");
-        Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwx------"));
-        Path file = dir.resolve("case.ser");
+        // Not exec: like ssh, the stand-in (and its arguments) lives as long as the remote command.
+        Path ssh = FakeSshJob.script(dir, argsLog, "$*", false);
         RankCase body = world -> {
             if (System.getenv("TESSERA_SECRET") != null) {
                 throw new AssertionError("rank " + world.rank() + " got the secret in its environment");
@@ -68,26 +57,9 @@ class SshSecretTest {
                 System.out.println("secret stayed off the command lines");
             }
         };
-        try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(file))) {
-            out.writeObject(body);
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        PrintStream sink = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        String previous = System.getProperty("tessera.ssh");
-        System.setProperty("tessera.ssh", ssh.toString());
-        int status;
-        try {
-            LaunchSpec spec = new LaunchSpec(2, 1, List.of("hostA", "hostB"), 1, "tcp", true, List.of(),
-                    ProcessRankCase.class.getName(), List.of(file.toString()), List.of("-Xmx256m"), Duration.ofSeconds(60));
-            status = new ProcessLauncher(sink, sink, Duration.ofSeconds(120), 0).run(spec);
-        } finally {
-            if (previous == null) {
-                System.clearProperty("tessera.ssh");
-            } else {
-                System.setProperty("tessera.ssh", previous);
-            }
-        }
-        String output = bytes.toString(StandardCharsets.UTF_8);
+        FakeSshJob.Outcome o = FakeSshJob.run(ssh, dir, body, 2, 1, List.of("hostA", "hostB"), "tcp", Duration.ofSeconds(120));
+        int status = o.status();
+        String output = o.output();
         assertEquals(0, status, output);
         assertTrue(output.contains("secret stayed off the command lines"), output);
         String sshArgs = Files.readString(argsLog);
