@@ -1,9 +1,9 @@
 package dev.tessera.device.shm;
 
 import static dev.tessera.device.shm.ShmLayout.ACK;
-import static dev.tessera.device.shm.ShmLayout.CELL_HEADER;
 import static dev.tessera.device.shm.ShmLayout.C_CHUNK;
 import static dev.tessera.device.shm.ShmLayout.C_CONTEXT;
+import static dev.tessera.device.shm.ShmLayout.C_INLINE;
 import static dev.tessera.device.shm.ShmLayout.C_FLAGS;
 import static dev.tessera.device.shm.ShmLayout.C_ID;
 import static dev.tessera.device.shm.ShmLayout.C_KIND;
@@ -281,7 +281,7 @@ public final class ShmDevice extends MatchingDevice {
                     cell.set(ValueLayout.JAVA_INT, C_ID, m.id);
                     cell.set(ValueLayout.JAVA_INT, C_FLAGS, FLAG_SYNC);
                     cell.set(ValueLayout.JAVA_INT, C_CHUNK, 0);
-                    cell.set(ValueLayout.JAVA_LONG, CELL_HEADER, m.payload.address());
+                    cell.set(ValueLayout.JAVA_LONG, C_INLINE, m.payload.address());
                     ring.publish();
                     m.firstSent = true;
                     m.written = m.payload.byteSize();
@@ -302,7 +302,7 @@ public final class ShmDevice extends MatchingDevice {
                     cell.set(ValueLayout.JAVA_INT, C_FLAGS, m.sync ? FLAG_SYNC : 0);
                     cell.set(ValueLayout.JAVA_INT, C_CHUNK, chunk);
                     if (chunk > 0) {
-                        MemorySegment.copy(m.payload, m.written, cell, CELL_HEADER, chunk);
+                        MemorySegment.copy(m.payload, m.written, cell, ShmLayout.payloadOffset(chunk), chunk);
                     }
                     ring.publish();
                     m.written += chunk;
@@ -346,7 +346,7 @@ public final class ShmDevice extends MatchingDevice {
             cell.set(ValueLayout.JAVA_INT, C_FLAGS, 0);
             cell.set(ValueLayout.JAVA_INT, C_CHUNK, n);
             if (n > 0) {
-                MemorySegment.copy(payload, 0, cell, CELL_HEADER, n);
+                MemorySegment.copy(payload, 0, cell, ShmLayout.payloadOffset(n), n);
             }
             ring.publish();
             ringPeer();
@@ -422,10 +422,10 @@ public final class ShmDevice extends MatchingDevice {
             if (target != null) {
                 long n = Math.min(chunk, limit - received);
                 if (n > 0) {
-                    MemorySegment.copy(cell, CELL_HEADER, target.buffer(), received, n);
+                    MemorySegment.copy(cell, ShmLayout.payloadOffset(chunk), target.buffer(), received, n);
                 }
             } else if (chunk > 0) {
-                MemorySegment.copy(cell, CELL_HEADER, unexpected.data, received, chunk);
+                MemorySegment.copy(cell, ShmLayout.payloadOffset(chunk), unexpected.data, received, chunk);
             }
             received += chunk;
             return received >= env.byteCount();
@@ -552,7 +552,7 @@ public final class ShmDevice extends MatchingDevice {
             if (kind == SINGLE) {
                 Envelope env = envelope(peer, cell);
                 int id = cell.get(ValueLayout.JAVA_INT, C_ID);
-                long address = cell.get(ValueLayout.JAVA_LONG, CELL_HEADER);
+                long address = cell.get(ValueLayout.JAVA_LONG, C_INLINE);
                 ring.release();
                 SingleCopyMessage m = new SingleCopyMessage(env, peer, id, address);
                 ReceiveRequest r = engine.arrive(m);
@@ -565,7 +565,7 @@ public final class ShmDevice extends MatchingDevice {
                     && chunk == cell.get(ValueLayout.JAVA_LONG, C_TOTAL)) {
                 // a whole standard message in one cell: one copy, into the posted receive if there is one
                 Envelope env = envelope(peer, cell);
-                MemorySegment payload = cell.asSlice(CELL_HEADER, chunk);
+                MemorySegment payload = cell.asSlice(ShmLayout.payloadOffset(chunk), chunk);
                 ReceiveRequest r = engine.arrive(env, () -> BufferedMessage.copyOf(env, payload));
                 if (r != null) {
                     r.accept(env, (dst, n) -> MemorySegment.copy(payload, 0, dst, 0, n));

@@ -22,9 +22,11 @@ import java.lang.invoke.VarHandle;
  *             0 not known yet, 1 this rank can read every peer's memory, 2 it cannot
  *  2048       abort reason, UTF-8, up to 2048 bytes
  * rings, one per ordered pair (src, dst), at HEADER_BYTES + (src * size + dst) * ringBytes
- *   0   long  tail   (producer: next cell to write)       own cache line
+ *   0   (reserved)                                        own cache line
  *  64   long  head   (consumer: next cell to read)        own cache line
- * 128   cells, each CELL_HEADER bytes of header then payload
+ * 128   cells, each CELL_HEADER bytes of header then payload; the consumer polls the next
+ *       cell's sequence word, not an index, so a small message moves between the cores as
+ *       one cache line: the cell's first, holding its header, sequence and payload
  * doorbells, one per rank, after the rings at HEADER_BYTES + size * size * ringBytes + 64 r
  *   0   int   sequence: the futex word the rank sleeps on; a sender adds 1 and wakes it
  *   4   int   sleepers: threads of the rank that announced they are about to sleep (or sleep)
@@ -32,7 +34,7 @@ import java.lang.invoke.VarHandle;
  * cell header
  *   0   int   kind: FIRST (first piece of a message), MORE (continuation), ACK (synchronous send
  *               matched, or single-copy message read), SINGLE (a message the receiver reads from
- *               the sender's memory: the payload is the 8-byte address of the sender's buffer)
+ *               the sender's memory: the 8-byte address of the sender's buffer, at 48)
  *   4   int   tag
  *   8   int   context
  *  12   int   element type code
@@ -40,6 +42,10 @@ import java.lang.invoke.VarHandle;
  *  24   int   message id (sync sends and their ACK)
  *  28   int   flags: SYNC
  *  32   int   bytes of payload in this cell
+ *  40   long  sequence: written last (release): 1 + the number of cells the ring carried
+ *               before this one (1, 2, 3, ...), so a cell left from the previous lap never
+ *               reads as new
+ *  48   payload of up to INLINE_BYTES (16) bytes; larger payloads start at CELL_HEADER
  * </pre>
  */
 final class ShmLayout {
@@ -60,7 +66,6 @@ final class ShmLayout {
     static final int OFF_ABORT_TEXT = 2048;
     static final int MAX_ABORT_TEXT = 2048;
 
-    static final int RING_TAIL = 0;
     static final int RING_HEAD = 64;
     static final int RING_CELLS = 128;
 
@@ -78,6 +83,10 @@ final class ShmLayout {
     static final int C_ID = 24;
     static final int C_FLAGS = 28;
     static final int C_CHUNK = 32;
+    static final int C_SEQ = 40;
+    static final int C_INLINE = 48;
+    /** Payloads up to this many bytes sit in the cell's first cache line, after its header. */
+    static final int INLINE_BYTES = CELL_HEADER - C_INLINE;
 
     static final int FIRST = 1;
     static final int MORE = 2;
@@ -92,6 +101,11 @@ final class ShmLayout {
     static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
     private ShmLayout() {
+    }
+
+    /** Where a cell's payload of {@code chunk} bytes starts: inline in the header's line if it fits. */
+    static long payloadOffset(long chunk) {
+        return chunk <= INLINE_BYTES ? C_INLINE : CELL_HEADER;
     }
 
     static long ringBytes(int cellBytes, int cells) {

@@ -1,0 +1,149 @@
+package dev.tessera.device.shm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.device.DeviceRequest;
+import dev.tessera.device.JobFailure;
+import dev.tessera.device.MatchingEngine;
+import dev.tessera.device.ReceiveRequest;
+import dev.tessera.device.WaitMode;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The shm ring's cell format as the receiver sees it: a payload of up to
+ * {@link ShmLayout#INLINE_BYTES} bytes travels inside the cell's first cache line (header,
+ * sequence word and payload), and the receiver finds a cell by its sequence word, so cells
+ * reused on later laps of the ring are never taken for new ones. Two ranks' devices share
+ * one mapped segment in this process; the test drives both ranks' progress.
+ */
+@Timeout(60)
+class ShmSmallMessageTest {
+
+    static final int CELL_BYTES = 4096;
+    static final int CELLS = 8;
+    static final int CAPACITY = CELL_BYTES - ShmLayout.CELL_HEADER;
+
+    private Arena arena;
+    private MemorySegment file;
+    private ShmDevice rank0;
+    private ShmDevice rank1;
+
+    @BeforeEach
+    void twoRanks() {
+        arena = Arena.ofShared();
+        file = arena.allocate(ShmLayout.fileBytes(2, CELL_BYTES, CELLS), 64);
+        for (int r = 0; r < 2; r++) {
+            file.set(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(r), ProcessHandle.current().pid());
+            file.set(ValueLayout.JAVA_INT, ShmLayout.rankOffset(r) + 8, ShmLayout.STATE_ATTACHED);
+        }
+        JobFailure failure = new JobFailure();
+        rank0 = new ShmDevice(file, 0, 2, CELL_BYTES, CELLS, CAPACITY, failure, new MatchingEngine(), new int[] {0, 1},
+                WaitMode.SPIN);
+        rank1 = new ShmDevice(file, 1, 2, CELL_BYTES, CELLS, CAPACITY, failure, new MatchingEngine(), new int[] {0, 1},
+                WaitMode.SPIN);
+    }
+
+    @AfterEach
+    void release() {
+        arena.close();
+    }
+
+    private static MemorySegment pattern(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (seed * 31 + i * 7 + 1);
+        }
+        return MemorySegment.ofArray(b);
+    }
+
+    private void untilComplete(DeviceRequest... requests) {
+        for (DeviceRequest r : requests) {
+            while (!r.isComplete()) {
+                rank0.progress();
+                rank1.progress();
+            }
+        }
+    }
+
+    private void sendAndCheck(int n, int seed) {
+        MemorySegment data = pattern(n, seed);
+        ReceiveRequest recv = rank1.irecv(MemorySegment.ofArray(new byte[n]), 0, seed, 0, 0);
+        DeviceRequest send = rank0.isend(data, 1, seed, 0, 0, false);
+        untilComplete(send, recv);
+        assertNull(recv.error(), () -> "size " + n + ": " + recv.error());
+        assertEquals(n, recv.byteCount(), "size " + n);
+        assertArrayEquals(data.toArray(ValueLayout.JAVA_BYTE), recv.buffer().toArray(ValueLayout.JAVA_BYTE),
+                "payload of " + n + " bytes");
+    }
+
+    @Test
+    void anEightByteMessageIsOneCacheLine() {
+        MemorySegment data = pattern(8, 3);
+        DeviceRequest send = rank0.isend(data, 1, 5, 0, 0, false);
+        assertTrue(send.isComplete(), "a small standard send completes at once");
+
+        MemorySegment cell = file.asSlice(ShmLayout.ringOffset(0, 1, 2, CELL_BYTES, CELLS) + ShmLayout.RING_CELLS,
+                CELL_BYTES);
+        assertEquals(1L, cell.get(ValueLayout.JAVA_LONG, ShmLayout.C_SEQ), "the first cell's sequence word");
+        assertEquals(8, cell.get(ValueLayout.JAVA_INT, ShmLayout.C_CHUNK));
+        assertArrayEquals(data.toArray(ValueLayout.JAVA_BYTE),
+                cell.asSlice(ShmLayout.C_INLINE, 8).toArray(ValueLayout.JAVA_BYTE), "the payload after the header");
+        assertArrayEquals(new byte[64], cell.asSlice(ShmLayout.CELL_HEADER, 64).toArray(ValueLayout.JAVA_BYTE),
+                "nothing written past the cell's first cache line");
+
+        ReceiveRequest recv = rank1.irecv(MemorySegment.ofArray(new byte[8]), 0, 5, 0, 0);
+        untilComplete(recv);
+        assertArrayEquals(data.toArray(ValueLayout.JAVA_BYTE), recv.buffer().toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Test
+    void everySizeAroundTheInlineLimitAndTheCellArrivesWhole() {
+        int seed = 0;
+        for (int n = 0; n <= 40; n++) {
+            sendAndCheck(n, seed++);
+        }
+        // messages of several cells whose last piece is inline (1 or 16 bytes) or not (17)
+        for (int n : new int[] {CAPACITY - 1, CAPACITY, CAPACITY + 1, CAPACITY + 16, CAPACITY + 17, 2 * CAPACITY + 5,
+            5 * CAPACITY + 16}) {
+            sendAndCheck(n, seed++);
+        }
+    }
+
+    @Test
+    void cellsReusedOnLaterLapsAreReadOnceEach() {
+        // unexpected messages: all sent before any receive, several laps of the 8-cell ring,
+        // small (inline) and one-cell sizes mixed; the receiver must see each exactly once, in order
+        List<MemorySegment> sent = new ArrayList<>();
+        List<DeviceRequest> sends = new ArrayList<>();
+        for (int i = 0; i < 5 * CELLS; i++) {
+            int n = i % 3 == 0 ? 100 + i : i % 17;
+            MemorySegment data = pattern(n, i);
+            sent.add(data);
+            sends.add(rank0.isend(data, 1, 9, 0, 0, false));
+            rank1.progress();
+            rank0.progress();
+        }
+        untilComplete(sends.toArray(DeviceRequest[]::new));
+        for (int i = 0; i < sent.size(); i++) {
+            int n = (int) sent.get(i).byteSize();
+            ReceiveRequest recv = rank1.irecv(MemorySegment.ofArray(new byte[n]), 0, 9, 0, 0);
+            untilComplete(recv);
+            assertEquals(n, recv.byteCount(), "message " + i);
+            assertArrayEquals(sent.get(i).toArray(ValueLayout.JAVA_BYTE), recv.buffer().toArray(ValueLayout.JAVA_BYTE),
+                    "message " + i);
+        }
+        assertFalse(rank1.progress(), "no cell left to read after the last message");
+    }
+}
