@@ -165,9 +165,13 @@ final class CollectiveChannel {
                 if (check != null) {
                     check.tryVerify(); // the signatures name the disagreement better, once they are in
                 }
-                TesseraException mismatch = new TesseraException(cls, comm.where(call) + ": ranks disagree on the call (rank "
-                        + comm.group.rankOf(r.source()) + " sent " + r.byteCount() + " bytes of "
-                        + Datatype.ofCode(r.typeCode()) + "): every rank must pass matching counts, types and roots", e);
+                // the sender's call is not known here, only what arrived; its signature names it,
+                // but it may reach another rank (the sender's ring neighbour) after this one failed
+                TesseraException mismatch = new TesseraException(cls, comm.where(call)
+                        + ": ranks disagree on the collective call: rank " + comm.group.rankOf(r.source()) + " sent "
+                        + r.byteCount() + " bytes of " + Datatype.ofCode(r.typeCode()) + " where rank " + comm.rank()
+                        + " expected its part of " + call + " (every rank must make the same collective calls in the "
+                        + "same order, with the same count, element type, root and operation)", e);
                 // fatal, as a signature mismatch is: other ranks may wait for transfers this one will not make
                 device.abort(comm.group.worldRank(comm.rank()), mismatch);
                 throw mismatch;
