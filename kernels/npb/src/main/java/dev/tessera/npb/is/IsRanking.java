@@ -373,7 +373,31 @@ final class IsRanking {
         ctx.barrier();
         int from = block(range, id, members);
         int to = block(range, id + 1, members);
+        blockTotals[id] = sumAndScan(c, memberHist, members, from, to);
+        ctx.barrier();
+        int offset = 0;
+        for (int m = 0; m < id; m++) {
+            offset += (int) blockTotals[m];
+        }
+        if (offset != 0) {
+            addOffset(c, from, to, offset);
+        }
+    }
+
+    /**
+     * c[i] = the inclusive prefix sum, within [from, to), of c[i] + the other members'
+     * histograms at i; returns the block's total.
+     */
+    private static int sumAndScan(int[] c, int[][] memberHist, int members, int from, int to) {
         int run = 0;
+        if (members == 2) {
+            int[] h = memberHist[1];
+            for (int i = from; i < to; i++) {
+                run += c[i] + h[i];
+                c[i] = run;
+            }
+            return run;
+        }
         for (int i = from; i < to; i++) {
             int v = c[i];
             for (int m = 1; m < members; m++) {
@@ -382,16 +406,12 @@ final class IsRanking {
             run += v;
             c[i] = run;
         }
-        blockTotals[id] = run;
-        ctx.barrier();
-        int offset = 0;
-        for (int m = 0; m < id; m++) {
-            offset += (int) blockTotals[m];
-        }
-        if (offset != 0) {
-            for (int i = from; i < to; i++) {
-                c[i] += offset;
-            }
+        return run;
+    }
+
+    private static void addOffset(int[] c, int from, int to, int offset) {
+        for (int i = from; i < to; i++) {
+            c[i] += offset;
         }
     }
 
