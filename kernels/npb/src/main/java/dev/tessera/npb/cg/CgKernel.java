@@ -43,11 +43,36 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         28.973605592845};
     /** Relative tolerance of the verification (epsilon, cg.f). */
     static final double EPSILON = 1.0e-10;
+    /**
+     * Untimed iterations before the timed ones, per class: the reference's one (cg.f: "Do one
+     * iteration untimed to init all code and data page tables") plus enough for the timed part
+     * to run code the JIT has compiled. With two team threads the JIT's compiler threads
+     * compete with them for the two cores: -XX:+PrintCompilation on class A at 1 x 2 showed
+     * the solver's region method reaching C2 about 250 ms into the 0.45 s timed part. Measured
+     * on class A at 1 x 2 (fresh JVMs): 4 warm-up iterations left the timed part at 0.31-0.38 s,
+     * 12 gave 0.17-0.18 s, the same as a second run in the same JVM. Classes S, W and A have
+     * 15 short iterations, so 12 cost well under a second; B and C iterate 75 times, each a
+     * few tenths of a second or more, and 4 leave the JIT that much time. They do not change
+     * the result: x is reset to (1, ..., 1) afterwards.
+     */
+    static final int[] WARM_UP_ITERATIONS = {12, 12, 12, 4, 4};
     /** Generator seed and multiplier (tran, amult; cg.f). */
     static final double TRAN = 314159265.0;
     static final double AMULT = 1220703125.0;
 
     public CgKernel() {
+    }
+
+    /**
+     * Untimed iterations to bring in every page and compile the solver, then x = (1, ..., 1)
+     * again, so that the timed iterations start where the reference's do.
+     */
+    static void warmUp(CgSolver solver, double shift, int iterations) {
+        solver.resetX();
+        for (int i = 0; i < iterations; i++) {
+            solver.iterate(shift);
+        }
+        solver.resetX();
     }
 
     @Override
@@ -101,10 +126,7 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         CgMatrix matrix = CgMatrix.generate(na, nonzer, RCOND, shift, grid, tran);
         CgSolver solver = new CgSolver(world, team, grid, matrix, na / grid.nprows);
 
-        // One untimed iteration to bring in every page, then start again from x = (1, ..., 1).
-        solver.resetX();
-        solver.iterate(shift);
-        solver.resetX();
+        warmUp(solver, shift, WARM_UP_ITERATIONS[c]);
 
         world.barrier();
         long start = NpbClock.nanos();

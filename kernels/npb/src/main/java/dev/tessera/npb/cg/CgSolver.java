@@ -156,48 +156,29 @@ final class CgSolver {
             p[j] = xj;
             w[j] = 0.0;
         }
-        double sum = 0.0;
-        for (int j = c0; j < c1; j++) {
-            sum += x[j] * x[j];
-        }
-        double rho = allSum(ctx, id, members, sum);
+        double rho = allSum(ctx, id, members, dot(x, x, c0, c1));
 
         for (int cgit = 1; cgit <= CGITMAX; cgit++) {
             // q = A.p: local product into w, then row reduction and transpose into q.
             multiply(p, w, r0, r1);
             exchange(ctx, id, members, q, reduceRecvQ, exchangeRecvQ, c0, c1);
 
-            sum = 0.0;
-            for (int j = w0; j < w1; j++) {
-                w[j] = 0.0;
-            }
-            for (int j = c0; j < c1; j++) {
-                sum += p[j] * q[j];
-            }
-            double d = allSum(ctx, id, members, sum);
+            Arrays.fill(w, w0, w1, 0.0);
+            double d = allSum(ctx, id, members, dot(p, q, c0, c1));
             double alpha = rho / d;
             double rho0 = rho;
 
-            sum = 0.0;
-            for (int j = c0; j < c1; j++) {
-                z[j] += alpha * p[j];
-                double rj = r[j] - alpha * q[j];
-                r[j] = rj;
-                sum += rj * rj;
-            }
-            rho = allSum(ctx, id, members, sum);
+            rho = allSum(ctx, id, members, updateZR(z, r, p, q, alpha, c0, c1));
             double beta = rho / rho0;
 
-            for (int j = c0; j < c1; j++) {
-                p[j] = r[j] + beta * p[j];
-            }
+            updateP(p, r, beta, c0, c1);
             barrier(ctx, members);
         }
 
         // ||r|| = ||x - A.z||: r = A.z by the same product and exchanges.
         multiply(z, w, r0, r1);
         exchange(ctx, id, members, r, reduceRecvR, exchangeRecvR, c0, c1);
-        sum = 0.0;
+        double sum = 0.0;
         for (int j = c0; j < c1; j++) {
             double d = x[j] - r[j];
             sum += d * d;
@@ -223,6 +204,38 @@ final class CgSolver {
             shared[1] = residual;
         }
         evenOut(ctx, members);
+    }
+
+    // The loops of the CG iteration as small methods of their own: the JIT compiles each one whole
+    // after a few calls, instead of replacing the loops of the large region method on the stack
+    // one by one (which, with two members and a JIT competing for the two cores, kept the first
+    // timed iterations in slower code).
+
+    private static double dot(double[] u, double[] v, int from, int to) {
+        double sum = 0.0;
+        for (int j = from; j < to; j++) {
+            sum += u[j] * v[j];
+        }
+        return sum;
+    }
+
+    /** z += alpha p, r -= alpha q over [from, to); returns the block's r.r. */
+    private static double updateZR(double[] z, double[] r, double[] p, double[] q, double alpha, int from, int to) {
+        double sum = 0.0;
+        for (int j = from; j < to; j++) {
+            z[j] += alpha * p[j];
+            double rj = r[j] - alpha * q[j];
+            r[j] = rj;
+            sum += rj * rj;
+        }
+        return sum;
+    }
+
+    /** p = r + beta p over [from, to). */
+    private static void updateP(double[] p, double[] r, double beta, int from, int to) {
+        for (int j = from; j < to; j++) {
+            p[j] = r[j] + beta * p[j];
+        }
     }
 
     /**

@@ -24,10 +24,12 @@ import java.util.Locale;
  * their block's buckets privately, then each computes, from all members' counts, where its
  * keys of bucket b start (after the keys of lower buckets, and of bucket b from lower
  * members), so the scatter needs no synchronisation and produces exactly the sequential
- * order. The population count gives each member a private histogram (member 0's is
- * {@code counts} itself) over the key range; the histograms are then summed and scanned by
- * blocks of the range, each block offset by the totals of the blocks before it. All
- * communication happens on the rank's own thread between these parallel regions.
+ * order. With one rank there is nothing to redistribute: the keys are counted where they
+ * are, without the bucket sort and the exchange. The population count gives each member a
+ * private histogram (member 0's is {@code counts} itself) over the key range; the
+ * histograms are then summed and scanned by blocks of the range, each block offset by the
+ * totals of the blocks before it. All communication happens on the rank's own thread
+ * between these parallel regions.
  */
 final class IsRanking {
 
@@ -192,6 +194,20 @@ final class IsRanking {
             }
         }
 
+        if (commSize == 1) {
+            // One rank: every bucket stays here, so the bucket sort and the exchange would only copy
+            // the keys twice; count them where they are, over the whole key range, as NPB's serial IS
+            // does (NPB3.4-OMP IS/is.c without USE_BUCKETS). The ranks are the same.
+            System.arraycopy(bucketSize, numBuckets, bucketSizeTotals, numBuckets, IsKernel.TEST_ARRAY_SIZE);
+            ensureRange(maxKey);
+            team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keyArray, numKeys, 0, maxKey));
+            partialVerify(iteration, 0, maxKey - 1, 0);
+            if (iteration == IsKernel.MAX_ITERATIONS) {
+                totalLocalKeys = numKeys;
+                lastMinKeyVal = 0;
+            }
+            return;
+        }
         team.region(ctx -> bucketSort(ctx.id(), ctx.size(), ctx));
 
         world.allreduce(bucketSizeBuffer, bucketTotalsBuffer, Op.SUM);
@@ -220,7 +236,7 @@ final class IsRanking {
         }
         int localKeys = Math.toIntExact(j);
         ensureRange(range);
-        team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, localKeys, minKeyVal, range));
+        team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keyBuff2, localKeys, minKeyVal, range));
 
         partialVerify(iteration, minKeyVal, maxKeyVal, lesser);
         if (iteration == IsKernel.MAX_ITERATIONS) {
@@ -336,17 +352,17 @@ final class IsRanking {
     }
 
     /**
-     * Member {@code id}: population count of its block of the received keys into its
-     * histogram; then, by blocks of the key range, the sum of the histograms and its
-     * inclusive prefix sum into {@code counts}.
+     * Member {@code id}: population count of its block of {@code keys} (the keys received, or
+     * with one rank the rank's own) into its histogram; then, by blocks of the key range, the
+     * sum of the histograms and its inclusive prefix sum into {@code counts}.
      */
-    private void countAndScan(int id, int members, dev.tessera.task.TeamContext ctx, int localKeys, int minKeyVal,
-            int range) {
+    private void countAndScan(int id, int members, dev.tessera.task.TeamContext ctx, int[] keys, int localKeys,
+            int minKeyVal, int range) {
         int[] hist = id == 0 ? counts : memberHist[id];
         Arrays.fill(hist, 0, range, 0);
         int lo = block(localKeys, id, members);
         int hi = block(localKeys, id + 1, members);
-        histogram(keyBuff2, lo, hi, minKeyVal, hist);
+        histogram(keys, lo, hi, minKeyVal, hist);
         int[] c = counts;
         if (members == 1) {
             for (int i = 0; i < range - 1; i++) {
@@ -357,7 +373,31 @@ final class IsRanking {
         ctx.barrier();
         int from = block(range, id, members);
         int to = block(range, id + 1, members);
+        blockTotals[id] = sumAndScan(c, memberHist, members, from, to);
+        ctx.barrier();
+        int offset = 0;
+        for (int m = 0; m < id; m++) {
+            offset += (int) blockTotals[m];
+        }
+        if (offset != 0) {
+            addOffset(c, from, to, offset);
+        }
+    }
+
+    /**
+     * c[i] = the inclusive prefix sum, within [from, to), of c[i] + the other members'
+     * histograms at i; returns the block's total.
+     */
+    private static int sumAndScan(int[] c, int[][] memberHist, int members, int from, int to) {
         int run = 0;
+        if (members == 2) {
+            int[] h = memberHist[1];
+            for (int i = from; i < to; i++) {
+                run += c[i] + h[i];
+                c[i] = run;
+            }
+            return run;
+        }
         for (int i = from; i < to; i++) {
             int v = c[i];
             for (int m = 1; m < members; m++) {
@@ -366,16 +406,12 @@ final class IsRanking {
             run += v;
             c[i] = run;
         }
-        blockTotals[id] = run;
-        ctx.barrier();
-        int offset = 0;
-        for (int m = 0; m < id; m++) {
-            offset += (int) blockTotals[m];
-        }
-        if (offset != 0) {
-            for (int i = from; i < to; i++) {
-                c[i] += offset;
-            }
+        return run;
+    }
+
+    private static void addOffset(int[] c, int from, int to, int offset) {
+        for (int i = from; i < to; i++) {
+            c[i] += offset;
         }
     }
 
@@ -414,6 +450,10 @@ final class IsRanking {
      */
     void fullVerify() {
         int[] c = counts;
+        if (commSize == 1) {
+            // The one-rank ranking counted keyArray in place; sort from a copy of it.
+            System.arraycopy(keyArray, 0, keyBuff2, 0, totalLocalKeys);
+        }
         for (int i = 0; i < totalLocalKeys; i++) {
             int key = keyBuff2[i];
             keyArray[--c[key - lastMinKeyVal]] = key;
