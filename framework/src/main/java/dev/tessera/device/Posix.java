@@ -11,8 +11,7 @@ import java.lang.invoke.MethodHandle;
 /**
  * The few Linux calls a rank needs that Java does not offer, through the FFM API: asking the
  * kernel to signal this process when its parent dies, and how many bytes written to a pipe
- * (stderr) its reader has not taken yet, and the C library's environment (which
- * {@link System#getenv} only snapshots at start-up). Everything is best effort: off Linux, or if a
+ * (stderr) its reader has not taken yet. Everything is best effort: off Linux, or if a
  * symbol is missing, the methods report that they could not act.
  */
 public final class Posix {
@@ -24,14 +23,10 @@ public final class Posix {
 
     private static final MethodHandle PRCTL;
     private static final MethodHandle IOCTL;
-    private static final MethodHandle SETENV;
-    private static final MethodHandle GETENV;
 
     static {
         MethodHandle prctl = null;
         MethodHandle ioctl = null;
-        MethodHandle setenv = null;
-        MethodHandle getenv = null;
         try {
             if (System.getProperty("os.name", "").startsWith("Linux")) {
                 Linker linker = Linker.nativeLinker();
@@ -44,22 +39,13 @@ public final class Posix {
                         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
                                 ValueLayout.JAVA_LONG, ValueLayout.ADDRESS),
                         Linker.Option.firstVariadicArg(2));
-                setenv = linker.downcallHandle(libc.find("setenv").orElseThrow(),
-                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                                ValueLayout.JAVA_INT));
-                getenv = linker.downcallHandle(libc.find("getenv").orElseThrow(),
-                        FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             }
         } catch (RuntimeException | LinkageError e) {
             prctl = null;
             ioctl = null;
-            setenv = null;
-            getenv = null;
         }
         PRCTL = prctl;
         IOCTL = ioctl;
-        SETENV = setenv;
-        GETENV = getenv;
     }
 
     private Posix() {
@@ -109,37 +95,6 @@ public final class Posix {
                 Thread.currentThread().interrupt();
                 return;
             }
-        }
-    }
-
-    /**
-     * setenv(name, value, 0): sets {@code name} in the C library's environment of this process
-     * unless it is already set there, for native libraries that read their settings from the
-     * environment when they start (MPI_Init). Returns whether {@code name} now has a value.
-     * Call it before the library starts and before other threads read the environment
-     * (setenv is not thread-safe against getenv in C).
-     */
-    public static boolean setenvIfUnset(String name, String value) {
-        if (SETENV == null) {
-            return false;
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            return (int) SETENV.invokeExact(arena.allocateFrom(name), arena.allocateFrom(value), 0) == 0;
-        } catch (Throwable e) {
-            return false;
-        }
-    }
-
-    /** getenv(name) in the C library's environment of this process (null if unset or unknown). */
-    public static String nativeEnv(String name) {
-        if (GETENV == null) {
-            return null;
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment v = (MemorySegment) GETENV.invokeExact(arena.allocateFrom(name));
-            return v.equals(MemorySegment.NULL) ? null : v.reinterpret(Long.MAX_VALUE).getString(0);
-        } catch (Throwable e) {
-            return null;
         }
     }
 }

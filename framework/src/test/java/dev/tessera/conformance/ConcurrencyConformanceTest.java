@@ -35,12 +35,10 @@ class ConcurrencyConformanceTest {
     static final int ROUNDS = 40;
     /**
      * Rounds on the mpi device: under Open MPI, 4 threads per rank on 2 cores each wait their
-     * turn for the device's lock, and 40 rounds took 86-90 s at load 20 (MPICH: 7 s, the other
-     * devices 1-5 s) while Open MPI yielded the core in every MPI_Test under that lock (now
-     * turned off by the device); a few rounds still exercise every path.
-     * TESSERA_TEST_MPI_ROUNDS sets another number (for timing the device).
+     * turn for the library (one thread at a time in it), and 40 rounds took 86-90 s at load 20
+     * (MPICH: 7 s, the other devices 1-5 s); a few rounds still exercise every path.
      */
-    static final int MPI_ROUNDS = Integer.parseInt(System.getenv().getOrDefault("TESSERA_TEST_MPI_ROUNDS", "8"));
+    static final int MPI_ROUNDS = 8;
 
     /**
      * Each of 4 threads per rank exchanges messages with the partner rank on its own tag of

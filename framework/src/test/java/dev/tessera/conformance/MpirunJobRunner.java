@@ -197,8 +197,8 @@ public final class MpirunJobRunner implements JobRunner {
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         pb.environment().put("OMPI_MCA_rmaps_base_oversubscribe", "1");
-        // OMPI_MCA_mpi_yield_when_idle is left to mpirun and the device, as under tessera run
-        // (the device sets it to 0 unless set; withEnv sets it).
+        // Yield when idle: more ranks than cores here.
+        pb.environment().put("OMPI_MCA_mpi_yield_when_idle", "1");
         return pb;
     }
 

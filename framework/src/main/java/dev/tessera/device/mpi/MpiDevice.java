@@ -61,8 +61,6 @@ public final class MpiDevice extends MatchingDevice {
     public static final long DEFAULT_EAGER_LIMIT = 16 * 1024;
 
     static final int RING = 32;
-    /** Open MPI's setting for calling sched_yield in MPI calls that find nothing to do; the device sets it to 0 unless set. */
-    static final String OPEN_MPI_YIELD = "OMPI_MCA_mpi_yield_when_idle";
     /**
      * Eager messages up to this many bytes with their header go out with a blocking MPI_Send
      * from one reused buffer: far below every MPI library's own eager limit (Open MPI's
@@ -169,15 +167,6 @@ public final class MpiDevice extends MatchingDevice {
      * implementations instead of Tessera's algorithms.
      */
     public static MpiDevice init(JobFailure failure, long eagerLimit, boolean nativeCollectives) {
-        // Open MPI on an oversubscribed node (more ranks than cores: mpirun tells its ranks)
-        // calls sched_yield in every MPI call that finds nothing to do (4.1.4: 44,171 calls
-        // for 4 ranks x 10,000 MPI_Test of a receive that never matched; 16 with the setting
-        // at 0). This device tests its requests under its lock, so on a busy node the thread
-        // holding the lock gave its core away while the rank's other threads waited for the
-        // lock. The device waits with its own idle strategy (spin, then park), so it does not
-        // need the library's yield. Set only if unset: a user's OMPI_MCA_mpi_yield_when_idle
-        // is kept. Other libraries ignore the name.
-        dev.tessera.device.Posix.setenvIfUnset(OPEN_MPI_YIELD, "0");
         MpiLibrary lib = MpiLibrary.load();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment provided = a.allocate(ValueLayout.JAVA_INT);

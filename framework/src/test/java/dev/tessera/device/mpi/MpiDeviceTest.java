@@ -70,29 +70,6 @@ class MpiDeviceTest {
         });
     }
 
-    /**
-     * Open MPI on an oversubscribed node (4 ranks on this machine's 2 cores) calls sched_yield
-     * in every MPI_Test that finds nothing, which the device runs under its lock: the device
-     * turns that off in its ranks' environment before MPI_Init, unless the user set it.
-     */
-    @Test
-    void openMpiYieldingIsOffUnlessTheUserSetsIt() {
-        MPI.run(4, world -> {
-            String v = dev.tessera.device.Posix.nativeEnv(MpiDevice.OPEN_MPI_YIELD);
-            if (!"0".equals(v)) {
-                throw new AssertionError("rank " + world.rank() + ": " + MpiDevice.OPEN_MPI_YIELD + " is " + v + ", not 0");
-            }
-            world.barrier();
-        });
-        MPI.withEnv(Map.of(MpiDevice.OPEN_MPI_YIELD, "1")).run(2, world -> {
-            String v = dev.tessera.device.Posix.nativeEnv(MpiDevice.OPEN_MPI_YIELD);
-            if (!"1".equals(v)) {
-                throw new AssertionError("rank " + world.rank() + ": the user's " + MpiDevice.OPEN_MPI_YIELD + "=1 became " + v);
-            }
-            world.barrier();
-        });
-    }
-
     /** A program that only initialises a rank. */
     public static final class InitOnly {
         public static void main(String[] args) {
