@@ -67,6 +67,13 @@ final class RunCommand implements Callable<Integer> {
             description = "Extra JVM option for rank processes (repeatable; not used by smp).")
     List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--aot", paramLabel = "auto|on|off",
+            description = "Rank processes start from an ahead-of-time cache of the framework's and the JDK's classes and "
+                    + "method profiles (written once per build by a short training job): faster start-up and less JIT "
+                    + "work in every rank JVM. auto: when the ranks on this machine outnumber its cores. "
+                    + "Default: TESSERA_AOT, else auto.")
+    String aot;
+
     @Option(names = "--start-timeout", paramLabel = "SECONDS", defaultValue = "60",
             description = "How long ranks wait for each other at startup. Default: ${DEFAULT-VALUE} s.")
     long startTimeoutSeconds;
@@ -98,6 +105,38 @@ final class RunCommand implements Callable<Integer> {
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments passed to every rank's main.")
     List<String> args = new ArrayList<>();
 
+    private boolean allHostsGiven() {
+        return !hosts.isEmpty() || hostfile != null || emulatedNodes > 0;
+    }
+
+    /**
+     * The -XX:AOTCache option for the rank processes, or null: only for devices with one process
+     * per rank, when --aot (or TESSERA_AOT) is on, or auto and the job's ranks all run on this
+     * machine and outnumber its cores, and the user gave no AOT or CDS option of their own.
+     */
+    private String aotOption(boolean remoteHosts) throws InterruptedException {
+        String source = aot != null ? "--aot" : dev.tessera.launch.process.AotCache.VARIABLE;
+        dev.tessera.launch.process.AotCache.Mode mode = dev.tessera.launch.process.AotCache.Mode.parse(
+                aot != null ? aot : System.getenv(dev.tessera.launch.process.AotCache.VARIABLE), source);
+        if (mode == dev.tessera.launch.process.AotCache.Mode.OFF
+                || jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:AOT") || o.startsWith("-XX:SharedArchiveFile"))) {
+            return null;
+        }
+        DeviceProvider provider;
+        try {
+            provider = DeviceProviders.require(device);
+        } catch (IllegalArgumentException e) {
+            return null;   // reported below
+        }
+        if (provider.launchStyle() != DeviceProvider.LaunchStyle.PROCESSES
+                || (mode == dev.tessera.launch.process.AotCache.Mode.AUTO && remoteHosts)
+                || !dev.tessera.launch.process.AotCache.wanted(mode, ranks, Runtime.getRuntime().availableProcessors())) {
+            return null;
+        }
+        return dev.tessera.launch.process.AotCache.option(System.getenv(), System.err,
+                mode == dev.tessera.launch.process.AotCache.Mode.ON);
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (ranks < 1) {
@@ -124,6 +163,16 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             System.err.println("tessera run: " + e.getMessage());
             return 2;
+        }
+        String aotOption;
+        try {
+            aotOption = aotOption(allHostsGiven());
+        } catch (IllegalArgumentException e) {
+            System.err.println("tessera run: " + e.getMessage());
+            return 2;
+        }
+        if (aotOption != null) {
+            jvmOptions.add(0, aotOption);   // first: a user's own -XX:AOT... option comes later and wins
         }
         if (hang != null) {
             // every rank reads it: process ranks from their JVM options, smp ranks from this JVM
