@@ -105,6 +105,28 @@ final class RunCommand implements Callable<Integer> {
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments passed to every rank's main.")
     List<String> args = new ArrayList<>();
 
+    /**
+     * JIT threshold scaling for rank JVMs when this machine's rank processes outnumber its cores:
+     * every JVM compiles the same code, and the compilers' CPU time comes out of the ranks'. Three
+     * times the JDK's thresholds leaves methods that run only a little uncompiled and compiles the
+     * hot ones with more profile (fewer recompilations); measured on 4 shm ranks on 2 cores
+     * (docs/performance.md). {@code --jvm-opt -XX:CompileThresholdScaling=1} restores the default.
+     */
+    static final String OVERSUBSCRIBED_COMPILE_SCALING = "3";
+
+    /** True if this job starts one process per rank, all on this machine, and they outnumber its cores. */
+    private boolean oversubscribedProcesses(boolean remoteHosts) {
+        if (remoteHosts) {
+            return false;
+        }
+        try {
+            return DeviceProviders.require(device).launchStyle() == DeviceProvider.LaunchStyle.PROCESSES
+                    && ranks > Runtime.getRuntime().availableProcessors();
+        } catch (IllegalArgumentException e) {
+            return false;   // reported below
+        }
+    }
+
     private boolean allHostsGiven() {
         return !hosts.isEmpty() || hostfile != null || emulatedNodes > 0;
     }
@@ -173,6 +195,10 @@ final class RunCommand implements Callable<Integer> {
         }
         if (aotOption != null) {
             jvmOptions.add(0, aotOption);   // first: a user's own -XX:AOT... option comes later and wins
+        }
+        if (oversubscribedProcesses(allHostsGiven())
+                && jvmOptions.stream().noneMatch(o -> o.startsWith("-XX:CompileThresholdScaling"))) {
+            jvmOptions.add(0, "-XX:CompileThresholdScaling=" + OVERSUBSCRIBED_COMPILE_SCALING);
         }
         if (hang != null) {
             // every rank reads it: process ranks from their JVM options, smp ranks from this JVM
