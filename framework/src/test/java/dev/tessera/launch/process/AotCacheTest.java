@@ -117,6 +117,45 @@ class AotCacheTest {
         assertFalse(off.output.contains("Opened AOT cache"), off.output);
     }
 
+    /** Prints the JVM's command line arguments, its options among them (a rank program for the test below). */
+    public static final class PrintJvmOptions {
+        public static void main(String[] args) {
+            try (dev.tessera.runtime.Session session = dev.tessera.runtime.Tessera.init(args)) {
+                System.out.println("options of rank " + session.world().rank() + ": "
+                        + ProcessHandle.current().info().arguments().map(java.util.Arrays::toString).orElse("?"));
+            }
+        }
+    }
+
+    /**
+     * Ranks that outnumber the cores get -XX:CompileThresholdScaling=3 (the JVMs share the cores
+     * with each other's JIT compilers), unless the user passes their own; a job with a core per
+     * rank gets nothing added.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void oversubscribedRanksCompileLater(@TempDir Path dir) throws Exception {
+        String cp = System.getProperty("java.class.path");
+        String over = Integer.toString(Runtime.getRuntime().availableProcessors() + 1);
+        Run run = launch(cp, dir, "-np", over, "--device", "shm", PrintJvmOptions.class.getName());
+        assertEquals(0, run.status, run.output);
+        long scaled = run.output.lines().filter(l -> l.startsWith("options of rank ")
+                && l.contains("-XX:CompileThresholdScaling=3")).count();
+        assertEquals(Long.parseLong(over), scaled, run.output);
+
+        Run own = launch(cp, dir, "-np", over, "--device", "shm", "--jvm-opt", "-XX:CompileThresholdScaling=1",
+                PrintJvmOptions.class.getName());
+        assertEquals(0, own.status, own.output);
+        assertFalse(own.output.contains("CompileThresholdScaling=3"), own.output);
+        assertEquals(Long.parseLong(over), own.output.lines().filter(l -> l.contains("CompileThresholdScaling=1")).count(),
+                own.output);
+
+        Run one = launch(cp, dir, "-np", "1", "--device", "shm", PrintJvmOptions.class.getName());
+        assertEquals(0, one.status, one.output);
+        assertTrue(one.output.contains("options of rank 0"), one.output);
+        assertFalse(one.output.contains("CompileThresholdScaling"), one.output);
+    }
+
     private record Run(int status, String output) {
     }
 
