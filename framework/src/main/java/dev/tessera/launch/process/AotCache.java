@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * the JVM accepts (it caches classes from jar files only, so a launcher started from class
  * directories, as in the framework's own tests, uses no cache). It is written once per build and JDK by a training job (two shm ranks
  * running {@link AotTraining}, a few seconds) into {@code TESSERA_AOT_DIR} (default
- * {@code ~/.cache/tessera/aot}), named by a digest of the JDK and of the launcher's class path
+ * {@code ~/.cache/tessera/aot}; the four newest are kept), named by a digest of the JDK and of the launcher's class path
  * entries (path, size, modification time): a rebuilt framework gets a new cache. A JVM that
  * cannot use the cache (other JVM options, for instance another collector) runs without it.
  *
@@ -159,6 +159,28 @@ public final class AotCache {
         return null;
     }
 
+    /** How many caches (the newest) a cache directory keeps: one per build and JDK, about 17 MiB each. */
+    static final int KEEP = 4;
+
+    /** Deletes all but the {@code keep} newest {@code tessera-ranks-*.aot} files of {@code dir}. */
+    static void prune(Path dir, int keep) throws IOException {
+        List<Path> caches;
+        try (Stream<Path> files = Files.list(dir)) {
+            caches = files.filter(p -> p.getFileName().toString().matches("tessera-ranks-[0-9a-f]+\\.aot"))
+                    .sorted(java.util.Comparator.comparing((Path p) -> {
+                        try {
+                            return Files.getLastModifiedTime(p);
+                        } catch (IOException e) {
+                            return java.nio.file.attribute.FileTime.fromMillis(0);
+                        }
+                    }).reversed())
+                    .toList();
+        }
+        for (Path old : caches.subList(Math.min(keep, caches.size()), caches.size())) {
+            Files.deleteIfExists(old);
+        }
+    }
+
     /** Runs the training job: two shm ranks of {@link AotTraining}, each writing a cache when it exits; keeps one. */
     static void train(Path dir, Path cache) throws IOException, InterruptedException {
         Files.createDirectories(dir);
@@ -183,6 +205,7 @@ public final class AotCache {
             }
             // another job may have written the same file meanwhile: either copy is whole
             Files.move(written, cache, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            prune(dir, KEEP);
         } finally {
             List<Path> left = new ArrayList<>();
             try (Stream<Path> files = Files.list(work)) {

@@ -66,6 +66,25 @@ class AotCacheTest {
     }
 
     @Test
+    void aNewCacheLeavesTheFourNewestOfTheDirectory(@TempDir Path dir) throws IOException {
+        List<Path> caches = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            Path p = Files.writeString(dir.resolve("tessera-ranks-00000000000000a" + i + ".aot"), "x");
+            Files.setLastModifiedTime(p, FileTime.fromMillis(1_000_000_000_000L + i * 60_000L));
+            caches.add(p);
+        }
+        Path other = Files.writeString(dir.resolve("notes.txt"), "not a cache");
+        Files.setLastModifiedTime(other, FileTime.fromMillis(0));
+        AotCache.prune(dir, AotCache.KEEP);
+        assertFalse(Files.exists(caches.get(0)));
+        assertFalse(Files.exists(caches.get(1)));
+        for (int i = 2; i < 6; i++) {
+            assertTrue(Files.exists(caches.get(i)), caches.get(i).toString());
+        }
+        assertTrue(Files.exists(other), "only caches are deleted");
+    }
+
+    @Test
     void classDirectoriesAreFound(@TempDir Path dir) throws IOException {
         Path empty = Files.createDirectory(dir.resolve("empty"));
         Path classes = Files.createDirectory(dir.resolve("classes"));
