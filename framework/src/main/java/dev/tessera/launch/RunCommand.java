@@ -67,6 +67,13 @@ final class RunCommand implements Callable<Integer> {
             description = "Extra JVM option for rank processes (repeatable; not used by smp).")
     List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--aot", paramLabel = "auto|on|off",
+            description = "Rank processes start from an ahead-of-time cache of the framework's and the JDK's classes and "
+                    + "method profiles (written once per build by a short training job): faster start-up and less JIT "
+                    + "work in every rank JVM. auto: when the ranks on this machine outnumber its cores. "
+                    + "Default: TESSERA_AOT, else auto.")
+    String aot;
+
     @Option(names = "--start-timeout", paramLabel = "SECONDS", defaultValue = "60",
             description = "How long ranks wait for each other at startup. Default: ${DEFAULT-VALUE} s.")
     long startTimeoutSeconds;
@@ -98,6 +105,60 @@ final class RunCommand implements Callable<Integer> {
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments passed to every rank's main.")
     List<String> args = new ArrayList<>();
 
+    /**
+     * JIT threshold scaling for rank JVMs when this machine's rank processes outnumber its cores:
+     * every JVM compiles the same code, and the compilers' CPU time comes out of the ranks'. Three
+     * times the JDK's thresholds leaves methods that run only a little uncompiled and compiles the
+     * hot ones with more profile (fewer recompilations); measured on 4 shm ranks on 2 cores
+     * (docs/performance.md). {@code --jvm-opt -XX:CompileThresholdScaling=1} restores the default.
+     */
+    static final String OVERSUBSCRIBED_COMPILE_SCALING = "3";
+
+    /** True if this job starts one process per rank, all on this machine, and they outnumber its cores. */
+    private boolean oversubscribedProcesses(boolean remoteHosts) {
+        if (remoteHosts) {
+            return false;
+        }
+        try {
+            return DeviceProviders.require(device).launchStyle() == DeviceProvider.LaunchStyle.PROCESSES
+                    && ranks > Runtime.getRuntime().availableProcessors();
+        } catch (IllegalArgumentException e) {
+            return false;   // reported below
+        }
+    }
+
+    private boolean allHostsGiven() {
+        return !hosts.isEmpty() || hostfile != null || emulatedNodes > 0;
+    }
+
+    /**
+     * The -XX:AOTCache option for the rank processes, or null: only for devices with one process
+     * per rank, when --aot (or TESSERA_AOT) is on, or auto and the job's ranks all run on this
+     * machine and outnumber its cores, and the user gave no AOT or CDS option of their own.
+     */
+    private String aotOption(boolean remoteHosts) throws InterruptedException {
+        String source = aot != null ? "--aot" : dev.tessera.launch.process.AotCache.VARIABLE;
+        dev.tessera.launch.process.AotCache.Mode mode = dev.tessera.launch.process.AotCache.Mode.parse(
+                aot != null ? aot : System.getenv(dev.tessera.launch.process.AotCache.VARIABLE), source);
+        if (mode == dev.tessera.launch.process.AotCache.Mode.OFF
+                || jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:AOT") || o.startsWith("-XX:SharedArchiveFile"))) {
+            return null;
+        }
+        DeviceProvider provider;
+        try {
+            provider = DeviceProviders.require(device);
+        } catch (IllegalArgumentException e) {
+            return null;   // reported below
+        }
+        if (provider.launchStyle() != DeviceProvider.LaunchStyle.PROCESSES
+                || (mode == dev.tessera.launch.process.AotCache.Mode.AUTO && remoteHosts)
+                || !dev.tessera.launch.process.AotCache.wanted(mode, ranks, Runtime.getRuntime().availableProcessors())) {
+            return null;
+        }
+        return dev.tessera.launch.process.AotCache.option(System.getenv(), System.err,
+                mode == dev.tessera.launch.process.AotCache.Mode.ON);
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (ranks < 1) {
@@ -124,6 +185,20 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             System.err.println("tessera run: " + e.getMessage());
             return 2;
+        }
+        String aotOption;
+        try {
+            aotOption = aotOption(allHostsGiven());
+        } catch (IllegalArgumentException e) {
+            System.err.println("tessera run: " + e.getMessage());
+            return 2;
+        }
+        if (aotOption != null) {
+            jvmOptions.add(0, aotOption);   // first: a user's own -XX:AOT... option comes later and wins
+        }
+        if (oversubscribedProcesses(allHostsGiven())
+                && jvmOptions.stream().noneMatch(o -> o.startsWith("-XX:CompileThresholdScaling"))) {
+            jvmOptions.add(0, "-XX:CompileThresholdScaling=" + OVERSUBSCRIBED_COMPILE_SCALING);
         }
         if (hang != null) {
             // every rank reads it: process ranks from their JVM options, smp ranks from this JVM

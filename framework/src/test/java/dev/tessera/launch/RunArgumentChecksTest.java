@@ -57,4 +57,11 @@ class RunArgumentChecksTest {
         assertTrue(o.err().contains("--hostfile " + missing + ": no such file"), o.err());
         assertFalse(o.err().contains("NoSuchFileException"), o.err());
     }
+
+    @Test
+    void anUnknownAotModeIsRefused() {
+        Outcome o = run("run", "-np", "2", "--device", "shm", "--aot", "sometimes", "NoSuchMain");
+        assertEquals(2, o.status(), o.err());
+        assertTrue(o.err().contains("--aot must be auto, on or off, got 'sometimes'"), o.err());
+    }
 }

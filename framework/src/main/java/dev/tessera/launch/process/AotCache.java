@@ -1,0 +1,220 @@
+package dev.tessera.launch.process;
+
+import dev.tessera.launch.LaunchSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * An ahead-of-time cache for rank processes (JDK 25's {@code -XX:AOTCache}, JEPs 483 and
+ * 515): the JDK's and the framework's classes already loaded and linked, and the method
+ * profiles of a training run, so that a rank JVM starts faster and its JIT compiles the hot
+ * paths at once instead of profiling them again. Four rank JVMs on two cores otherwise spend
+ * more CPU time compiling the same code than a short job spends computing.
+ *
+ * <p>The cache covers the class path of the launcher (the framework and its libraries), which
+ * every rank's class path starts with; the program's own entries are appended after it, which
+ * the JVM accepts (it caches classes from jar files only, so a launcher started from class
+ * directories, as in the framework's own tests, uses no cache). It is written once per build and JDK by a training job (two shm ranks
+ * running {@link AotTraining}, a few seconds) into {@code TESSERA_AOT_DIR} (default
+ * {@code ~/.cache/tessera/aot}; the four newest are kept), named by a digest of the JDK and of the launcher's class path
+ * entries (path, size, modification time): a rebuilt framework gets a new cache. A JVM that
+ * cannot use the cache (other JVM options, for instance another collector) runs without it.
+ *
+ * <p>Chosen by {@code tessera run --aot} or {@code TESSERA_AOT}: {@code auto} (the default:
+ * when the ranks on this machine outnumber its cores), {@code on} or {@code off}.
+ */
+public final class AotCache {
+
+    /** Name of the environment variable that chooses the mode. */
+    public static final String VARIABLE = "TESSERA_AOT";
+    /** Name of the environment variable that names the cache directory. */
+    public static final String DIR_VARIABLE = "TESSERA_AOT_DIR";
+
+    /** When rank JVMs use the cache. */
+    public enum Mode {
+        AUTO, ON, OFF;
+
+        /**
+         * The mode named by {@code value} (null or blank: auto).
+         *
+         * @throws IllegalArgumentException naming {@code source} and the value if it is not auto, on or off
+         */
+        public static Mode parse(String value, String source) {
+            String v = value == null ? "auto" : value.strip().toLowerCase(Locale.ROOT);
+            return switch (v) {
+                case "auto", "" -> AUTO;
+                case "on" -> ON;
+                case "off" -> OFF;
+                default -> throw new IllegalArgumentException(source + " must be auto, on or off, got '" + value + "'");
+            };
+        }
+    }
+
+    private AotCache() {
+    }
+
+    /** True if a job with {@code localRanks} rank processes on this machine of {@code cores} cores uses the cache. */
+    public static boolean wanted(Mode mode, int localRanks, int cores) {
+        return mode == Mode.ON || (mode == Mode.AUTO && localRanks > cores);
+    }
+
+    /** The cache directory: {@code TESSERA_AOT_DIR}, else {@code $XDG_CACHE_HOME/tessera/aot}, else {@code ~/.cache/tessera/aot}. */
+    public static Path directory(Map<String, String> env) {
+        String dir = env.get(DIR_VARIABLE);
+        if (dir != null && !dir.isBlank()) {
+            return Path.of(dir);
+        }
+        String xdg = env.get("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("tessera").resolve("aot");
+    }
+
+    /**
+     * The cache file for this JDK and this class path: a digest of the JDK's home and version and
+     * of every entry's path, size and modification time (a missing entry counts as such).
+     */
+    public static Path file(Path directory, String classPath) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            StringBuilder key = new StringBuilder(System.getProperty("java.home")).append('\n')
+                    .append(System.getProperty("java.vm.version")).append('\n');
+            for (String entry : classPath.split(java.io.File.pathSeparator)) {
+                Path p = Path.of(entry).toAbsolutePath();
+                key.append(p);
+                try {
+                    key.append(' ').append(Files.size(p)).append(' ').append(Files.getLastModifiedTime(p).toMillis());
+                } catch (IOException e) {
+                    key.append(" missing");
+                }
+                key.append('\n');
+            }
+            byte[] hash = digest.digest(key.toString().getBytes(StandardCharsets.UTF_8));
+            return directory.resolve("tessera-ranks-" + HexFormat.of().formatHex(hash, 0, 8) + ".aot");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+
+    /**
+     * The JVM option that makes rank processes use the cache for the launcher's class path,
+     * writing the cache first (a training job; {@code err} gets one line about it) if there is
+     * none yet. Returns null if the cache cannot be had (the job then runs without it; {@code err}
+     * says why).
+     */
+    public static String option(Map<String, String> env, PrintStream err, boolean explain) throws InterruptedException {
+        String classPath = System.getProperty("java.class.path");
+        String directory = nonEmptyDirectory(classPath);
+        if (directory != null) {
+            // the JVM writes no cache for a class path with class directories (a build's target/classes)
+            if (explain) {
+                err.println("tessera run: no AOT cache: the launcher's class path holds the directory " + directory
+                        + " (the JVM caches classes from jar files only); the ranks start without one");
+            }
+            return null;
+        }
+        Path dir = directory(env);
+        Path cache = file(dir, classPath);
+        if (Files.isRegularFile(cache)) {
+            return "-XX:AOTCache=" + cache;
+        }
+        err.println("tessera run: writing the rank processes' AOT cache " + cache
+                + " (once per build and JDK; a few seconds; TESSERA_AOT=off to skip)");
+        try {
+            train(dir, cache);
+            return "-XX:AOTCache=" + cache;
+        } catch (IOException | RuntimeException e) {
+            err.println("tessera run: no AOT cache (" + e.getMessage() + "); the ranks start without one");
+            return null;
+        }
+    }
+
+    /** The first entry of {@code classPath} that is a directory with something in it, or null. */
+    static String nonEmptyDirectory(String classPath) {
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            Path p = Path.of(entry);
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> inside = Files.list(p)) {
+                    if (inside.findAny().isPresent()) {
+                        return entry;
+                    }
+                } catch (IOException e) {
+                    return entry;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** How many caches (the newest) a cache directory keeps: one per build and JDK, about 17 MiB each. */
+    static final int KEEP = 4;
+
+    /** Deletes all but the {@code keep} newest {@code tessera-ranks-*.aot} files of {@code dir}. */
+    static void prune(Path dir, int keep) throws IOException {
+        List<Path> caches;
+        try (Stream<Path> files = Files.list(dir)) {
+            caches = files.filter(p -> p.getFileName().toString().matches("tessera-ranks-[0-9a-f]+\\.aot"))
+                    .sorted(java.util.Comparator.comparing((Path p) -> {
+                        try {
+                            return Files.getLastModifiedTime(p);
+                        } catch (IOException e) {
+                            return java.nio.file.attribute.FileTime.fromMillis(0);
+                        }
+                    }).reversed())
+                    .toList();
+        }
+        for (Path old : caches.subList(Math.min(keep, caches.size()), caches.size())) {
+            Files.deleteIfExists(old);
+        }
+    }
+
+    /** Runs the training job: two shm ranks of {@link AotTraining}, each writing a cache when it exits; keeps one. */
+    static void train(Path dir, Path cache) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Path work = Files.createTempDirectory(dir, "training-");
+        try {
+            ByteArrayOutputStream output = new ByteArrayOutputStream();
+            PrintStream sink = new PrintStream(output, true, StandardCharsets.UTF_8);
+            LaunchSpec spec = new LaunchSpec(2, 0, List.of(), 1, "shm", false, List.of(),
+                    AotTraining.class.getName(), List.of(),
+                    List.of("-XX:AOTCacheOutput=" + work.resolve("rank%p.aot"), "-Xlog:aot=warning", "-Xlog:cds=warning"),
+                    Duration.ofSeconds(60), false);
+            int status = new ProcessLauncher(sink, sink, Duration.ofMinutes(2), 0).run(spec);
+            Path written;
+            try (Stream<Path> files = Files.list(work)) {
+                written = files.filter(p -> p.getFileName().toString().endsWith(".aot") && Files.isRegularFile(p))
+                        .findFirst().orElse(null);
+            }
+            if (status != 0 || written == null) {
+                String text = output.toString(StandardCharsets.UTF_8).strip();
+                throw new IOException("the training job exited with status " + status
+                        + (written == null ? " and wrote no cache" : "") + (text.isEmpty() ? "" : ": " + text));
+            }
+            // another job may have written the same file meanwhile: either copy is whole
+            Files.move(written, cache, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            prune(dir, KEEP);
+        } finally {
+            List<Path> left = new ArrayList<>();
+            try (Stream<Path> files = Files.list(work)) {
+                files.forEach(left::add);
+            }
+            for (Path p : left) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(work);
+        }
+    }
+}
