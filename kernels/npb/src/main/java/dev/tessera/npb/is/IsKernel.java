@@ -95,9 +95,8 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
     public long heapBytesPerRank(char problemClass, int ranks, int threads) {
         int c = ClassLetter.require("IS", problemClass, CLASSES);
         long keys = (1L << TOTAL_KEYS_LOG_2[c]) / ranks;
-        long buffers = IsRanking.bufferSize((int) keys, ranks);
         long keyRange = Math.min(1L << MAX_KEY_LOG_2[c], 2L * (1L << MAX_KEY_LOG_2[c]) / ranks + 1024);
-        return Integer.BYTES * (2 * buffers + keys + threads * keyRange) + (4L << 20);
+        return Integer.BYTES * (IsRanking.keyArrayInts((int) keys, ranks) + threads * keyRange) + (4L << 20);
     }
 
     @Override
