@@ -140,7 +140,7 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
                 TEST_ARRAY_SIZE * MAX_ITERATIONS, TEST_ARRAY_SIZE, MAX_ITERATIONS, world.size(),
                 ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing());
         return new KernelResult("IS", problemClass, Long.toString(totalKeys), MAX_ITERATIONS, maxTime, mops,
-                "keys ranked", verified, detail);
+                "keys ranked", verified, detail, WARM_UP_ITERATIONS + " rankings untimed (reference: 1)");
     }
 
     /**
