@@ -89,6 +89,84 @@ final class AxisFft {
         });
     }
 
+    /**
+     * FT's evolve fused with the first FFT of the inverse: every point of the spectral state
+     * {@code (u0Re, u0Im)} is multiplied by {@code factor} in place (u0 = u0 * twiddle), and
+     * the product, gathered into the batch as {@link #transform} gathers, is transformed along
+     * {@code axis} and scattered into {@code (re, im)}. The same arithmetic as an evolve pass
+     * followed by {@code transform}, in one sweep over memory instead of two: the product is
+     * not stored into {@code (re, im)} only to be read back for the FFT.
+     */
+    void evolveAndTransform(StockhamFft fft, int direction, double[] u0Re, double[] u0Im, double[] factor, double[] re,
+            double[] im, int d1, int d2, int d3, int axis) {
+        int n = fft.length();
+        int expected = axis == 0 ? d1 : axis == 1 ? d2 : d3;
+        if (n != expected) {
+            throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + expected);
+        }
+        int lanes = lanes(n, axis == 0 ? d2 : d1);
+        int batches = axis == 0 ? (d2 / lanes) * d3 : (d1 / lanes) * (axis == 1 ? d3 : d2);
+        team.region(ctx -> {
+            double[][][] s = scratch[ctx.id()];
+            ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) -> {
+                for (int b = from; b < to; b++) {
+                    if (axis == 0) {
+                        int base = b * lanes * d1;
+                        evolveRows(u0Re, u0Im, factor, s[0], s[1], base, n, lanes);
+                        fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+                        scatterRows(s[0], re, base, n, lanes);
+                        scatterRows(s[1], im, base, n, lanes);
+                    } else {
+                        int blocks = d1 / lanes;
+                        int outer = b / blocks;
+                        int lane0 = (b % blocks) * lanes;
+                        int base = axis == 1 ? outer * d1 * d2 + lane0 : outer * d1 + lane0;
+                        int stride = axis == 1 ? d1 : d1 * d2;
+                        for (int t = 0; t < n; t++) {
+                            evolveRun(u0Re, u0Im, factor, base + t * stride, s[0][t], s[1][t], lanes);
+                        }
+                        fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+                        for (int t = 0; t < n; t++) {
+                            System.arraycopy(s[0][t], 0, re, base + t * stride, lanes);
+                            System.arraycopy(s[1][t], 0, im, base + t * stride, lanes);
+                        }
+                    }
+                }
+            });
+        });
+    }
+
+    /** u0[o + k] *= factor[o + k] for k < lanes, the products also into row (br, bi). */
+    private static void evolveRun(double[] u0Re, double[] u0Im, double[] factor, int o, double[] br, double[] bi,
+            int lanes) {
+        for (int k = 0; k < lanes; k++) {
+            double f = factor[o + k];
+            double r = u0Re[o + k] * f;
+            double i = u0Im[o + k] * f;
+            u0Re[o + k] = r;
+            u0Im[o + k] = i;
+            br[k] = r;
+            bi[k] = i;
+        }
+    }
+
+    /** As {@link #gatherRows} for both parts, multiplying u0 by factor in place on the way. */
+    private static void evolveRows(double[] u0Re, double[] u0Im, double[] factor, double[][] br, double[][] bi, int base,
+            int n, int lanes) {
+        for (int j = 0; j < lanes; j++) {
+            int line = base + j * n;
+            for (int t = 0; t < n; t++) {
+                double f = factor[line + t];
+                double r = u0Re[line + t] * f;
+                double i = u0Im[line + t] * f;
+                u0Re[line + t] = r;
+                u0Im[line + t] = i;
+                br[t][j] = r;
+                bi[t][j] = i;
+            }
+        }
+    }
+
     /** Lane j = line j of length n starting at base: batch[t][j] = x[base + j*n + t], each line read in order. */
     private static void gatherRows(double[] x, double[][] batch, int base, int n, int lanes) {
         for (int j = 0; j < lanes; j++) {
