@@ -108,7 +108,8 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
         double[] sumRe = new double[p.iterations()];
         double[] sumIm = new double[p.iterations()];
         for (int iter = 1; iter <= p.iterations(); iter++) {
-            s.evolveAndInverse();
+            s.evolve();
+            s.inverse();
             double[] chk = s.checksum();
             sumRe[iter - 1] = chk[0];
             sumIm[iter - 1] = chk[1];
@@ -314,28 +315,45 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
             wi = t;
         }
 
-        /**
-         * evolve then fft(-1, u1, u2) (FT/ft.f): u0 = u0 * twiddle and u1 = u0, transformed in
-         * place on the work array from layout 3 to layout 1. The evolution is fused into the
-         * first (z) FFT of the inverse ({@link AxisFft#evolveAndTransform}): the evolved u0 goes
-         * straight into the FFT's batches instead of through the work array, one sweep over
-         * u0, twiddle and the work array less per time step.
-         */
-        void evolveAndInverse() {
+        /** evolve (FT/ft.f): u0 = u0 * twiddle, u1 = u0. */
+        void evolve() {
+            int chunk = 4096;
+            int n = twiddle.length;
+            double[] ar = u0r;
+            double[] ai = u0i;
+            double[] br = wr;
+            double[] bi = wi;
+            team.parallelForRange(0, (n + chunk - 1) / chunk, Schedule.STATIC, (from, to) -> {
+                int lo = from * chunk;
+                int hi = Math.min(n, to * chunk);
+                for (int i = lo; i < hi; i++) {
+                    double t = twiddle[i];
+                    double r = ar[i] * t;
+                    double im = ai[i] * t;
+                    ar[i] = r;
+                    ai[i] = im;
+                    br[i] = r;
+                    bi[i] = im;
+                }
+            });
+        }
+
+        /** fft(-1, u1, u2), in place on the work array, from layout 3 to layout 1. */
+        void inverse() {
             switch (layout) {
                 case 0 -> {
-                    axes.evolveAndTransform(fftZ, -1, u0r, u0i, twiddle, wr, wi, nx, ny, nz, 2);
+                    axes.transform(fftZ, -1, wr, wi, nx, ny, nz, 2);
                     axes.transform(fftY, -1, wr, wi, nx, ny, nz, 1);
                     axes.transform(fftX, -1, wr, wi, nx, ny, nz, 0);
                 }
                 case 1 -> {
-                    axes.evolveAndTransform(fftZ, -1, u0r, u0i, twiddle, wr, wi, nz, nx, nyl3, 0);
+                    axes.transform(fftZ, -1, wr, wi, nz, nx, nyl3, 0);
                     slab.zxyToXyz(wr, wi);
                     axes.transform(fftY, -1, wr, wi, nx, ny, nzl, 1);
                     axes.transform(fftX, -1, wr, wi, nx, ny, nzl, 0);
                 }
                 default -> {
-                    axes.evolveAndTransform(fftZ, -1, u0r, u0i, twiddle, wr, wi, nz, nxl, nyl3, 0);
+                    axes.transform(fftZ, -1, wr, wi, nz, nxl, nyl3, 0);
                     pencil.xz(wr, wi, nz, nxl, nyl3, ny, nxl, nzl);
                     axes.transform(fftY, -1, wr, wi, ny, nxl, nzl, 0);
                     pencil.xy(wr, wi, ny, nxl, nzl, nx, nyl1, nzl);
