@@ -13,7 +13,15 @@ package dev.tessera.npb;
  * @param operationType the reference's "Operation type" text ("Random numbers generated", "floating point", "keys ranked")
  * @param verified    whether the reference's verification passed
  * @param verificationDetail lines describing the verification (computed vs reference value), printed after the report
+ * @param warmUp      the untimed work done before the timer started, next to what the reference does there
+ *                    (for example "12 iterations (reference: 1)"); the report prints it under the options
  */
 public record KernelResult(String name, char problemClass, String size, int iterations, double seconds,
-        double mops, String operationType, boolean verified, String verificationDetail) {
+        double mops, String operationType, boolean verified, String verificationDetail, String warmUp) {
+
+    /** A result whose untimed part is not described. */
+    public KernelResult(String name, char problemClass, String size, int iterations, double seconds,
+            double mops, String operationType, boolean verified, String verificationDetail) {
+        this(name, problemClass, size, iterations, seconds, mops, operationType, verified, verificationDetail, "");
+    }
 }

@@ -52,6 +52,10 @@ public final class NpbReport {
         b.append("    JVM FLAGS    = ").append(run.jvmFlags()).append('\n');
         b.append("    DEVICE       = ").append(run.device()).append('\n');
         b.append("    RAND         = randdp\n");
+        if (!r.warmUp().isEmpty()) {
+            // Not a reference line: the untimed work before the timer, which a JVM needs more of than the reference.
+            b.append("    WARM-UP      = ").append(r.warmUp()).append('\n');
+        }
         return b.toString();
     }
 
@@ -81,11 +85,11 @@ public final class NpbReport {
         return String.format(Locale.ROOT,
                 "{\"name\":%s,\"class\":\"%c\",\"size\":%s,\"iterations\":%d,\"np\":%d,\"threads\":%d,"
                         + "\"device\":%s,\"seconds\":%s,\"mops\":%s,\"mops_per_process\":%s,\"operation_type\":%s,"
-                        + "\"verified\":%b,\"npb_version\":\"%s\",\"tessera_version\":%s,\"java\":%s}",
+                        + "\"verified\":%b,\"npb_version\":\"%s\",\"tessera_version\":%s,\"java\":%s,\"warm_up\":%s}",
                 quote(r.name()), r.problemClass(), quote(r.size()), r.iterations(), run.processes(),
                 run.threadsPerProcess(), quote(run.device()), number(r.seconds()), number(r.mops()),
                 number(r.mops() / run.processes()), quote(r.operationType().strip()), r.verified(), NPB_VERSION,
-                quote(run.tesseraVersion()), quote(run.javaVersion()));
+                quote(run.tesseraVersion()), quote(run.javaVersion()), quote(r.warmUp()));
     }
 
     private static String number(double v) {

@@ -74,6 +74,19 @@ class NpbReportTest {
     }
 
     @Test
+    void untimedWarmUpIsPrintedUnderTheOptionsAndInTheJson() {
+        KernelResult r = new KernelResult("CG", 'A', "14000", 15, 1.2345, 1234.5678, "          floating point", true, "",
+                "12 iterations untimed (reference: 1)");
+        String[] l = lines(r);
+        assertEquals("    RAND         = randdp", l[22]);
+        assertEquals("    WARM-UP      = 12 iterations untimed (reference: 1)", l[23]);
+        assertTrue(NpbReport.json(r, RUN).contains("\"warm_up\":\"12 iterations untimed (reference: 1)\""),
+                NpbReport.json(r, RUN));
+        KernelResult none = new KernelResult("CG", 'A', "14000", 15, 1.2345, 1234.5678, "          floating point", true, "");
+        assertTrue(!NpbReport.text(none, RUN).contains("WARM-UP"), "no warm-up line when the kernel does not describe one");
+    }
+
+    @Test
     void progressLineEstimatesTheTimeLeft() {
         assertEquals("CG.B: iteration 30 of 75, 12.0 s elapsed, about 18.0 s left", Progress.line("CG.B", 30, 75, 12.0));
     }

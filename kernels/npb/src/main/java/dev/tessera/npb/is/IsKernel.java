@@ -95,9 +95,8 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
     public long heapBytesPerRank(char problemClass, int ranks, int threads) {
         int c = ClassLetter.require("IS", problemClass, CLASSES);
         long keys = (1L << TOTAL_KEYS_LOG_2[c]) / ranks;
-        long buffers = IsRanking.bufferSize((int) keys, ranks);
         long keyRange = Math.min(1L << MAX_KEY_LOG_2[c], 2L * (1L << MAX_KEY_LOG_2[c]) / ranks + 1024);
-        return Integer.BYTES * (2 * buffers + keys + threads * keyRange) + (4L << 20);
+        return Integer.BYTES * (IsRanking.keyArrayInts((int) keys, ranks) + threads * keyRange) + (4L << 20);
     }
 
     @Override
@@ -141,7 +140,7 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
                 TEST_ARRAY_SIZE * MAX_ITERATIONS, TEST_ARRAY_SIZE, MAX_ITERATIONS, world.size(),
                 ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing());
         return new KernelResult("IS", problemClass, Long.toString(totalKeys), MAX_ITERATIONS, maxTime, mops,
-                "keys ranked", verified, detail);
+                "keys ranked", verified, detail, WARM_UP_ITERATIONS + " rankings untimed (reference: 1)");
     }
 
     /**

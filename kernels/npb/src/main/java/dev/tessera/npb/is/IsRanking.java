@@ -19,6 +19,9 @@ import java.util.Locale;
  * {@code counts} the populations, then inclusive prefix sums, over this rank's key range
  * {@code [minKeyVal, maxKeyVal]} (is.c reuses key_buff1 for it). The receive buffers hold
  * SIZE_OF_BUFFERS keys, 1.5 x the average for fewer than 256 ranks, as the reference sizes them.
+ * With one rank nothing is exchanged: {@code keyBuff1} is not allocated, and {@code keyArray}
+ * and {@code keyBuff2} (the copy the full verification sorts from) hold {@code numKeys} keys
+ * each, 2 instead of 4.5 ints per key (class C: 1 GiB instead of 2.25 GiB).
  *
  * <p>Threads: the bucket sort gives each member a contiguous block of keys; members count
  * their block's buckets privately, then each computes, from all members' counts, where its
@@ -46,6 +49,7 @@ final class IsRanking {
     private final int[] testRank;
 
     private final int[] keyArray;
+    /** The alltoallv send buffer; null with one rank. */
     private final int[] keyBuff1;
     private final int[] keyBuff2;
     private int[] counts;
@@ -88,9 +92,9 @@ final class IsRanking {
         this.shift = maxKeyLog2 - numBucketsLog2;
         this.testIndex = testIndex;
         this.testRank = testRank;
-        int size = bufferSize(numKeys, commSize);
+        int size = commSize == 1 ? numKeys : bufferSize(numKeys, commSize);
         keyArray = new int[size];
-        keyBuff1 = new int[size];
+        keyBuff1 = commSize == 1 ? null : new int[size];
         keyBuff2 = new int[size];
         int members = team.size();
         int rangeGuess = Math.min(maxKey, 2 * (maxKey / commSize) + numBuckets);
@@ -115,8 +119,18 @@ final class IsRanking {
         bucketTotalsBuffer = Buffer.of(bucketSizeTotals);
         sendCountBuffer = Buffer.of(sendCount);
         recvCountBuffer = Buffer.of(recvCount);
-        keyBuff1Buffer = Buffer.of(keyBuff1);
+        keyBuff1Buffer = commSize == 1 ? null : Buffer.of(keyBuff1);
         keyBuff2Buffer = Buffer.of(keyBuff2);
+    }
+
+    /** Ints held by the key arrays (keyArray, keyBuff1, keyBuff2): what {@link IsKernel#heapBytesPerRank} counts for them. */
+    long keyArrayInts() {
+        return (long) keyArray.length + (keyBuff1 == null ? 0 : keyBuff1.length) + keyBuff2.length;
+    }
+
+    /** Key ints one rank allocates: 2 numKeys with one rank, 3 SIZE_OF_BUFFERS with more. */
+    static long keyArrayInts(int numKeys, int commSize) {
+        return commSize == 1 ? 2L * numKeys : 3L * bufferSize(numKeys, commSize);
     }
 
     /** SIZE_OF_BUFFERS of is.c (alloc_space): room for the keys a rank may receive. */

@@ -117,7 +117,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                 rnm2, p.verifyValue(), err);
         double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
         return new KernelResult("MG", p.problemClass(), p.n() + "x" + p.n() + "x" + p.n(), p.iterations(), seconds,
-                mops, "floating point", verified, detail);
+                mops, "floating point", verified, detail, "1 V-cycle untimed, then initialised again (as the reference)");
     }
 
     /** One rank's hierarchy and the V-cycle (MG/mg.f mg3P) over it. */

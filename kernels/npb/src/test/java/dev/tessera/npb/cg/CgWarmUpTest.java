@@ -1,10 +1,14 @@
 package dev.tessera.npb.cg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.launch.SmpJob;
+import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.Randlc;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,5 +42,15 @@ class CgWarmUpTest {
             assertEquals(first, warm.iterate(shift), 0.0, "zeta of the first iteration after the warm-up");
             assertEquals(second, warm.iterate(shift), 0.0, "zeta of the second iteration after the warm-up");
         });
+    }
+
+    @Test
+    void theReportNamesTheWarmUpIterations() {
+        AtomicReference<KernelResult> result = new AtomicReference<>();
+        SmpJob.run(1, new String[] {"--threads", "1"}, Duration.ofSeconds(100),
+                session -> result.set(new CgKernel().run(session.world(), session.team(), 'S')));
+        assertTrue(result.get().verified());
+        assertEquals(CgKernel.WARM_UP_ITERATIONS[0] + " iterations untimed, then x = (1, ..., 1) again (reference: 1)",
+                result.get().warmUp());
     }
 }
