@@ -49,11 +49,25 @@ final class CollectiveChannel {
     }
 
     /**
-     * Ends the call's agreement check: waits for the neighbour's signature and compares
-     * (aborting the job on a mismatch). Collectives call it before they return and before
-     * handing the call to a library's own collective, which could hang on a mismatch.
+     * Ends the call's agreement check at the end of a call that ran Tessera's own algorithm:
+     * compares at once if the neighbour's signature is in, else leaves the comparison pending
+     * on the communicator ({@link Comm#deferCheck}), to be made at the latest when the rank
+     * next starts a collective on it, blocks in a wait that does not complete, frees it or
+     * closes (see {@link CollectiveCheck}). The call itself has completed all its transfers,
+     * so it cannot hang on a mismatch; not waiting here saves the neighbour's latency.
      */
     void finish() {
+        if (check != null && !check.tryVerify()) {
+            comm.deferCheck(check);
+        }
+    }
+
+    /**
+     * Ends the call's agreement check before handing the call to a library's own collective,
+     * which could hang on a mismatch: waits for the neighbour's signature and compares
+     * (aborting the job on a mismatch).
+     */
+    void finishBeforeLibrary() {
         if (check != null) {
             check.verify();
         }
@@ -147,6 +161,9 @@ final class CollectiveChannel {
     void await(DeviceRequest r) {
         if (check != null && !r.isComplete()) {
             check.verify(); // before blocking: a mismatch may mean r never completes
+        }
+        if (!r.isComplete()) {
+            comm.env.awaitWithDeferredChecks(r); // or a mismatch of an earlier call on another communicator
         }
         device.await(r);
         check(r);

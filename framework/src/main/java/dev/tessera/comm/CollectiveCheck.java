@@ -21,9 +21,17 @@ import java.util.List;
  * with this call's sequence number sends one, whatever it passed, so the receive always
  * completes; all ranks agree if and only if every neighbour pair agrees, so a mismatch
  * anywhere is seen by at least one rank. A rank compares before it first waits on a
- * transfer that has not completed, and at the end of the call at the latest, so it never
- * blocks on a message that the mismatch keeps from coming, and never returns a result the
- * mismatch made wrong. The rank that sees a mismatch aborts the job with an error naming
+ * transfer of the call that has not completed, so it never blocks on a message that the
+ * mismatch keeps from coming. At the end of the call it compares if the neighbour's
+ * signature is in; if not, the call returns and the comparison stays pending on the
+ * communicator ({@link Comm#deferCheck}): it is made when the rank next starts a collective
+ * on that communicator (before that call's transfers), when it blocks in any wait that does
+ * not complete at once (point-to-point or collective, on any communicator: it compares
+ * whichever pending signature arrives while it waits), when it frees the communicator, and
+ * when it closes. So a call never waits for its neighbour's latency at its end, and a
+ * mismatch that only the returning rank could see still ends the job before that rank's
+ * next collective or its close; a rank may hold a result the mismatch made wrong until
+ * then. The rank that sees a mismatch aborts the job with an error naming
  * both ranks and both values (as MPI's default error handler would): other ranks may be
  * waiting for transfers that will never come, and the abort wakes them with that error.
  *
@@ -36,7 +44,8 @@ import java.util.List;
  * signature, and meets the framed messages of the others: both are seen as a mismatch.
  *
  * <p>Cost: one small message sent and one received per rank and call, overlapped with the
- * collective's own first transfers; it does not grow with the message, so every call of
+ * collective's own transfers and, when deferred, with the time until the next call; it does
+ * not grow with the message, so every call of
  * Tessera's algorithms is checked by default ({@code on}). Calls handed to a library's own
  * collective (the mpi device's native collectives) are checked only with {@code always}
  * (see {@link #enabledForNative}). {@code TESSERA_COLL_CHECK=off} (or
@@ -60,6 +69,17 @@ final class CollectiveCheck {
             "Comm.iallgather", "Comm.iallgatherv", "Comm.ialltoall", "Comm.ialltoallv", "Comm.iallreduce", "Comm.ireduce",
             "Comm.iscan", "Comm.iexscan", "Comm.ireduceScatterBlock", "Comm.ireduceScatter");
 
+    /** Index of each call in {@link #CALLS}, its wire code. */
+    private static final java.util.Map<String, Integer> CALL_CODES = callCodes();
+
+    private static java.util.Map<String, Integer> callCodes() {
+        java.util.Map<String, Integer> codes = new java.util.HashMap<>();
+        for (int i = 0; i < CALLS.size(); i++) {
+            codes.put(CALLS.get(i), i);
+        }
+        return java.util.Map.copyOf(codes);
+    }
+
     /** No count, root or operation: not compared. */
     static final long NONE = -1;
 
@@ -72,7 +92,7 @@ final class CollectiveCheck {
 
         void write(MemorySegment m) {
             m.set(ValueLayout.JAVA_INT_UNALIGNED, 0, MAGIC);
-            m.set(ValueLayout.JAVA_INT_UNALIGNED, 4, CALLS.indexOf(call));
+            m.set(ValueLayout.JAVA_INT_UNALIGNED, 4, CALL_CODES.getOrDefault(call, -1));
             m.set(ValueLayout.JAVA_INT_UNALIGNED, 8, type);
             m.set(ValueLayout.JAVA_INT_UNALIGNED, 12, root);
             m.set(ValueLayout.JAVA_LONG_UNALIGNED, 16, count);
@@ -193,7 +213,7 @@ final class CollectiveCheck {
      * Waits for the right neighbour's signature and compares it with this rank's; on a
      * mismatch aborts the job and throws the error. Idempotent.
      */
-    void verify() {
+    synchronized void verify() {
         if (verified) {
             return;
         }

@@ -113,7 +113,7 @@ final class Collectives {
             return;
         }
         if (lib != null) {
-            ch.finish();
+            ch.finishBeforeLibrary();
             lib.barrier(comm.context);
             return;
         }
@@ -133,7 +133,7 @@ final class Collectives {
         CollectiveChannel ch = channel(call, buffer.type(), buffer.count(), root, null, lib);
         MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
         if (lib != null) {
-            ch.finish();
+            ch.finishBeforeLibrary();
             lib.bcast(data, buffer.count(), buffer.type().code(), root, comm.context);
         } else if (size() > 1 && data.byteSize() > 0) {
             String alg = algorithm("bcast", BcastDecision.choose(data.byteSize(), buffer.count(), size()));
@@ -161,7 +161,7 @@ final class Collectives {
         MemorySegment mine = send.sendSegment();
         String alg = lib != null ? "native" : algorithm("gather", GatherDecision.gather(mine.byteSize(), size()));
         if (lib != null) {
-            ch.finish();
+            ch.finishBeforeLibrary();
         }
         switch (alg) {
             case "native" -> lib.gather(mine, result == null ? null : result.receiveSegment(), send.count(),
@@ -209,7 +209,7 @@ final class Collectives {
         MemorySegment all = source == null ? null : source.sendSegment();
         String alg = lib != null ? "native" : algorithm("scatter", GatherDecision.scatter(mine.byteSize(), size()));
         if (lib != null) {
-            ch.finish();
+            ch.finishBeforeLibrary();
         }
         switch (alg) {
             case "native" -> lib.scatter(all, mine, recv.count(), recv.type().code(), root, comm.context);
@@ -260,7 +260,7 @@ final class Collectives {
         CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         MemorySegment data = recv.receiveSegment();
         if (lib != null) {
-            ch.finish();
+            ch.finishBeforeLibrary();
             lib.allgather(null, data, block, recv.type().code(), comm.context);
         } else if (size() > 1 && block > 0) {
             String alg = algorithm("allgather", AllgatherDecision.choose(data.byteSize(), size()));
@@ -303,7 +303,7 @@ final class Collectives {
         CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         String alg = lib != null ? "native" : algorithm("alltoall", AlltoallDecision.choose(blockBytes, size()));
         if (lib != null) {
-            ch.finish();
+            ch.finishBeforeLibrary();
         }
         switch (alg) {
             case "native" -> lib.alltoall(send.sendSegment(), recv.receiveSegment(), block, recv.type().code(), comm.context);

@@ -13,6 +13,7 @@ import dev.tessera.device.ReceiveRequest;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A communicator: an ordered group of ranks and a private message space (context).
@@ -46,6 +47,10 @@ public class Comm {
     final int rank;
     final int context;
     private final AtomicInteger collectiveSequence = new AtomicInteger();
+    /** The agreement check of the last collective call, when its comparison was left for later ({@link #deferCheck}). */
+    private final AtomicReference<CollectiveCheck> pendingCheck = new AtomicReference<>();
+    /** Whether this communicator is in the rank's set of communicators that deferred a check. */
+    private volatile boolean deferredChecks;
     private volatile boolean freed;
     private Collectives collectives;
     private ObjectReceiveQueue objectReceives;
@@ -914,9 +919,53 @@ public class Comm {
      */
     static final int COLLECTIVE_TAG_SPAN = 1 << 20;
 
-    /** The next collective tag: every rank calls collectives in the same order, so tags agree. */
+    /**
+     * The next collective tag: every rank calls collectives in the same order, so tags agree.
+     * Drawn when a collective starts: first the previous call's deferred agreement check, if
+     * any, is completed (a mismatch there ends the job before this call runs).
+     */
     int nextCollectiveTag() {
+        if (pendingCheck.get() != null) {
+            verifyPendingCheck();
+        }
         return collectiveSequence.getAndIncrement() & (COLLECTIVE_TAG_SPAN - 1);
+    }
+
+    /**
+     * Leaves the comparison of a finished call's agreement check for later: the rank's next
+     * collective on this communicator, a blocking wait that does not complete, {@link #free} or
+     * the rank's close complete it ({@link CollectiveCheck}).
+     */
+    void deferCheck(CollectiveCheck check) {
+        CollectiveCheck previous = pendingCheck.getAndSet(check);
+        if (previous != null) {
+            previous.verify(); // not expected: each call completes the previous one's when it starts
+        }
+        if (!deferredChecks) {
+            deferredChecks = true;
+            env.checksDeferredOn(this);
+        }
+    }
+
+    /** Waits for and compares the deferred agreement check, if any (aborting the job on a mismatch). */
+    void verifyPendingCheck() {
+        CollectiveCheck check = pendingCheck.getAndSet(null);
+        if (check != null) {
+            check.verify();
+        }
+    }
+
+    /** Compares the deferred agreement check if its messages are in, without blocking; true when none is left. */
+    boolean tryVerifyPendingCheck() {
+        CollectiveCheck check = pendingCheck.get();
+        if (check == null) {
+            return true;
+        }
+        if (check.tryVerify()) {
+            pendingCheck.compareAndSet(check, null);
+            return true;
+        }
+        return false;
     }
 
     /** Context of this communicator's collective traffic. */
@@ -935,6 +984,8 @@ public class Comm {
             throw new TesseraException(ErrorClass.COMM, where("Comm.free") + ": communicator (context " + context
                     + ") freed twice");
         }
+        verifyPendingCheck();
+        env.checksDone(this);
         freed = true;
     }
 
@@ -946,6 +997,7 @@ public class Comm {
         if (context != 0) {
             throw new TesseraException(ErrorClass.COMM, where("Comm.releaseRank") + ": only the world communicator can release the rank");
         }
+        env.verifyDeferredChecks();
         env.close();
     }
 

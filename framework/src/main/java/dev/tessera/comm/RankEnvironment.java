@@ -40,6 +40,61 @@ final class RankEnvironment {
         nextContext = Math.max(nextContext, context + 2);
     }
 
+    /** Communicators on which a collective call left its agreement check to be completed later. */
+    private final java.util.Set<Comm> deferredChecks = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    void checksDeferredOn(Comm comm) {
+        deferredChecks.add(comm);
+    }
+
+    void checksDone(Comm comm) {
+        deferredChecks.remove(comm);
+    }
+
+    /**
+     * Completes every deferred agreement check of the rank (its close): a mismatch in the last
+     * collective calls ends the job with its error here at the latest. Skipped when the job
+     * has already failed: that failure is the one to report, and waiting could hang.
+     */
+    void verifyDeferredChecks() {
+        if (deferredChecks.isEmpty()) {
+            return;
+        }
+        try {
+            device.checkHealthy();
+        } catch (RuntimeException failed) {
+            return;
+        }
+        for (Comm comm : deferredChecks) {
+            comm.verifyPendingCheck();
+        }
+    }
+
+    /**
+     * Before a blocking wait for {@code op}: while it has not completed, compares every
+     * deferred agreement check whose neighbour's signature arrives, so that a wait the
+     * mismatch of an earlier collective keeps from completing ends with that mismatch's error.
+     * Returns once {@code op} is complete or no check is left pending.
+     */
+    void awaitWithDeferredChecks(dev.tessera.device.DeviceRequest op) {
+        if (deferredChecks.isEmpty()) {
+            return;
+        }
+        for (int idle = 0; !op.isComplete(); idle++) {
+            boolean pending = false;
+            for (Comm comm : deferredChecks) {
+                pending |= !comm.tryVerifyPendingCheck();
+            }
+            if (!pending) {
+                return;
+            }
+            if (!device.progress()) {
+                device.checkHealthy();
+                dev.tessera.device.IdleStrategy.backoff().idle(idle);
+            }
+        }
+    }
+
     /** Set once the rank's session has closed: every later call on any of its communicators fails. */
     private volatile boolean closed;
 

@@ -89,7 +89,7 @@ final class Reductions {
         CollectiveChannel ch = lib != null ? c.channel(call, recv.type(), recv.count(), -1, op, lib)
                 : c.channel(call, recv.type(), recv.count(), -1, op, framed);
         if (lib != null) {
-            ch.finish();
+            ch.finishBeforeLibrary();
             MemorySegment in = nativeSend(send, recv);
             lib.allreduce(in, recv.receiveSegment(), recv.count(), recv.type().code(), op.nativeCode(), comm.context);
             recv.received(recv.byteSize());
@@ -131,7 +131,7 @@ final class Reductions {
         NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
         CollectiveChannel ch = c.channel(call, work.type(), work.count(), root, op, lib);
         if (lib != null) {
-            ch.finish();
+            ch.finishBeforeLibrary();
             lib.reduce(isRoot ? null : data, isRoot ? data : null, work.count(), work.type().code(), op.nativeCode(), root,
                     comm.context);
         } else if (c.size() > 1 && work.count() > 0) {
@@ -191,7 +191,7 @@ final class Reductions {
         }
         switch (alg) {
             case "native" -> {
-                ch.finish();
+                ch.finishBeforeLibrary();
                 lib.reduceScatterBlock(data, recv.receiveSegment(), recv.count(), recv.type().code(), op.nativeCode(),
                         comm.context);
                 recv.received(blockBytes);

@@ -83,6 +83,7 @@ public class Request {
                 BlockedCalls.exit(blocked);
             }
         } else if (!op.isComplete()) {
+            comm.env.awaitWithDeferredChecks(op); // an earlier collective's mismatch may be why op never completes
             comm.device().await(op);
         }
         return finish();
