@@ -78,6 +78,35 @@ final class ExternalReaders {
         return r.out.strip();
     }
 
+    private static String ytPython;
+
+    /**
+     * A Python interpreter with yt (and h5py, which yt's HDF5 frontends read with), or null:
+     * $TESSERA_YT_PYTHON (e.g. a venv made with {@code pip install yt h5py}), else python3.
+     */
+    static synchronized String ytPython() {
+        if (ytPython == null) {
+            List<String> candidates = new ArrayList<>();
+            String configured = System.getenv("TESSERA_YT_PYTHON");
+            if (configured != null && !configured.isBlank()) {
+                candidates.add(configured);
+            }
+            candidates.addAll(List.of("python3", "/usr/bin/python3"));
+            ytPython = firstImporting(candidates, "import yt, h5py, numpy");
+        }
+        return ytPython.isEmpty() ? null : ytPython;
+    }
+
+    /** Runs {@code script} under Python with yt (skips the test when there is none); returns stdout. */
+    static String yt(String script) {
+        String py = ytPython();
+        assumeTrue(py != null, "no Python with yt and h5py (pip install yt h5py, and set TESSERA_YT_PYTHON to that "
+                + "python); skipping the yt check");
+        Result r = run(List.of(py, "-c", "import numpy as np, yt\nyt.set_log_level(40)\n" + script), 300);
+        assertEquals(0, r.exit, "yt script failed:\n" + script + "\n--- stderr:\n" + r.err + "\n--- stdout:\n" + r.out);
+        return r.out.strip();
+    }
+
     /** Runs h5dump with {@code args} (skips when absent); returns its result. */
     static Result h5dump(String... args) {
         synchronized (ExternalReaders.class) {
