@@ -309,7 +309,7 @@ public final class Hdf5Bandwidth {
      * after pages are freed; at most 20 s in all), so that every writer and reader starts
      * with the memory freed by the previous step already handed back.
      */
-    static void settle() throws Exception {
+    public static void settle() throws Exception {
         timed("sync");
         if (!Files.isReadable(REPORTED)) {
             return;
