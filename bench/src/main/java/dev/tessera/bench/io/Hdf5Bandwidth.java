@@ -30,10 +30,16 @@ import java.util.Map;
  * vs two-phase aggregation; contiguous and chunked+deflate), jHDF 0.13 (serial, the whole
  * array in memory) and libhdf5 through h5py (serial, native). Every write includes fsync;
  * every read starts with the file evicted from the page cache (dd oflag=nocache), so reads
- * come from the device (dd copies non-zero data from a cached file). Each case runs --repeat times, alternating, each time right after
- * a dd write and read of the same size (on a shared machine the disk's speed drifts, so a
- * case is compared with the dd just before it); the table shows medians of the times, of
- * the per-pair ratios to dd, and the CPU seconds the process used (all threads).
+ * come from the device (dd copies non-zero data from a cached file). Each case runs
+ * --repeat times, alternating, each time right after two dd references of the same size: a
+ * write and read through the page cache and one with O_DIRECT (on a shared machine the
+ * disk's speed drifts, so a case is compared with the dd just before it). Before every
+ * timed write and read, dd's and ours, the machine is brought to the same state
+ * ({@link #settle}: sync, and the memory freed by the step before handed back to the host
+ * where the VM reports free pages). The table shows medians of the times, of the per-pair
+ * ratios to each dd, and the CPU seconds the process used (all threads). Run it with
+ * {@code -Xms} equal to {@code -Xmx} and {@code -XX:+AlwaysPreTouch}, so that the heap's
+ * first-touch page faults are not inside a timed read.
  *
  * <pre>
  * java -Xmx4g -cp bench/target/tessera-bench.jar:bench/target/lib/* dev.tessera.bench.io.Hdf5Bandwidth
@@ -47,14 +53,25 @@ public final class Hdf5Bandwidth {
     record Sample(double writeSeconds, double writeCpu, double readSeconds, double readCpu) {
     }
 
-    /** A case's sample and the dd sample taken just before it (the machine's state then). */
-    record Pair(Sample dd, Sample it) {
+    /**
+     * A case's sample and the dd samples taken just before it (the machine's state then):
+     * dd through the page cache and dd with O_DIRECT ({@code oflag=direct}, {@code iflag=direct}).
+     */
+    record Pair(Sample dd, Sample ddDirect, Sample it) {
         double writeRatio() {
             return dd.writeSeconds / it.writeSeconds;
         }
 
         double readRatio() {
             return dd.readSeconds / it.readSeconds;
+        }
+
+        double directWriteRatio() {
+            return ddDirect.writeSeconds / it.writeSeconds;
+        }
+
+        double directReadRatio() {
+            return ddDirect.readSeconds / it.readSeconds;
         }
     }
 
@@ -95,7 +112,7 @@ public final class Hdf5Bandwidth {
 
     private void run(int repeat, String only) throws Exception {
         Map<String, Case> cases = new LinkedHashMap<>();
-        cases.put("dd bs=8M (raw sequential)", this::dd);
+        cases.put("dd bs=8M (raw sequential)", () -> dd(""));
         cases.put("tessera " + ranks + " ranks slab, every rank writes", () -> tessera("slab", WriteStrategy.INDEPENDENT, null));
         cases.put("tessera " + ranks + " ranks slab, aggregated", () -> tessera("slab", WriteStrategy.AGGREGATED, null));
         cases.put("tessera " + ranks + " ranks pencil, every rank writes", () -> tessera("pencil", WriteStrategy.INDEPENDENT, null));
@@ -130,32 +147,39 @@ public final class Hdf5Bandwidth {
         for (int r = 0; r < repeat; r++) {
             for (var c : cases.entrySet()) {
                 Sample ref;
+                Sample refDirect;
                 Sample s;
                 try {
-                    ref = dd();
+                    ref = dd("");
+                    refDirect = dd("direct");
                     s = c.getValue().run();
                 } catch (Exception | OutOfMemoryError e) {
                     System.out.println("# " + c.getKey() + ": " + e);
                     continue;
                 }
-                samples.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(new Pair(ref, s));
-                System.out.printf(Locale.ROOT, "#  run %d %-40s write %7.3f s (cpu %6.2f, dd %6.3f)  read %7.3f s"
-                        + " (cpu %6.2f, dd %6.3f)%n", r + 1, c.getKey(), s.writeSeconds, s.writeCpu, ref.writeSeconds,
-                        s.readSeconds, s.readCpu, ref.readSeconds);
+                samples.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(new Pair(ref, refDirect, s));
+                System.out.printf(Locale.ROOT, "#  run %d %-40s write %7.3f s (cpu %5.2f; dd %6.3f s cpu %5.2f; direct %6.3f)"
+                        + "  read %7.3f s (cpu %5.2f; dd %6.3f; direct %6.3f)%n", r + 1, c.getKey(), s.writeSeconds,
+                        s.writeCpu, ref.writeSeconds, ref.writeCpu, refDirect.writeSeconds, s.readSeconds, s.readCpu,
+                        ref.readSeconds, refDirect.readSeconds);
             }
         }
         System.out.println();
-        System.out.println("| method | write MiB/s | x dd | write CPU s | read MiB/s | x dd | read CPU s | dd write, read MiB/s |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| method | write MiB/s | x dd | x dd direct | write CPU s | read MiB/s | x dd | x dd direct"
+                + " | read CPU s | dd write, read MiB/s | dd direct write, read MiB/s |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (var e : samples.entrySet()) {
             List<Pair> ps = e.getValue();
             Sample m = median(ps.stream().map(Pair::it).toList());
             Sample d = median(ps.stream().map(Pair::dd).toList());
+            Sample dx = median(ps.stream().map(Pair::ddDirect).toList());
             double mib = bytes / 1048576.0;
-            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f | %.0f, %.0f |%n", e.getKey(),
-                    mib / m.writeSeconds, med(ps.stream().mapToDouble(Pair::writeRatio).toArray()), m.writeCpu,
-                    mib / m.readSeconds, med(ps.stream().mapToDouble(Pair::readRatio).toArray()), m.readCpu,
-                    mib / d.writeSeconds, mib / d.readSeconds);
+            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2f | %.0f, %.0f | %.0f, %.0f |%n",
+                    e.getKey(), mib / m.writeSeconds, med(ps.stream().mapToDouble(Pair::writeRatio).toArray()),
+                    med(ps.stream().mapToDouble(Pair::directWriteRatio).toArray()), m.writeCpu,
+                    mib / m.readSeconds, med(ps.stream().mapToDouble(Pair::readRatio).toArray()),
+                    med(ps.stream().mapToDouble(Pair::directReadRatio).toArray()), m.readCpu,
+                    mib / d.writeSeconds, mib / d.readSeconds, mib / dx.writeSeconds, mib / dx.readSeconds);
         }
     }
 
@@ -213,6 +237,14 @@ public final class Hdf5Bandwidth {
         timed("dd if=/dev/null of='" + file + "' oflag=nocache conv=notrunc,fdatasync count=0 status=none");
     }
 
+    private static void settleQuietly() {
+        try {
+            settle();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static void fsync(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.force(true);
@@ -251,14 +283,48 @@ public final class Hdf5Bandwidth {
 
     // ---- cases ----
 
-    private Sample dd() throws Exception {
+    /** dd's write (with fdatasync) and read of {@code bytes}; {@code flag} "direct" adds oflag/iflag=direct. */
+    private Sample dd(String flag) throws Exception {
         Path source = ddSource();
         Path f = dir.resolve("dd.bin");
-        double[] w = timed("dd if='" + source + "' of='" + f + "' bs=8M conv=fdatasync status=none");
+        String o = flag.isEmpty() ? "" : " oflag=" + flag;
+        String i = flag.isEmpty() ? "" : " iflag=" + flag;
+        settle();
+        double[] w = timed("dd if='" + source + "' of='" + f + "' bs=8M conv=fdatasync" + o + " status=none");
         evict(f);
-        double[] r = timed("dd if='" + f + "' of=/dev/null bs=8M status=none");
+        settle();
+        double[] r = timed("dd if='" + f + "' of=/dev/null bs=8M" + i + " status=none");
         Files.delete(f);
         return new Sample(w[0], w[1], r[0], r[1]);
+    }
+
+    private static final Path REPORTED = Path.of("/sys/module/page_reporting/parameters/reported_kib");
+
+    /**
+     * Puts the machine in the same state before every timed write, dd's and ours: other
+     * dirty pages written back ({@code sync}), then, where the kernel reports free pages to
+     * the hypervisor (virtio-balloon free page reporting: the VM hands freed memory back, and
+     * the next write pays a host page fault per fresh page-cache page), until its count of
+     * reported memory has stopped moving for 3 s (the kernel reports in batches about 2 s
+     * after pages are freed; at most 20 s in all), so that every writer and reader starts
+     * with the memory freed by the previous step already handed back.
+     */
+    public static void settle() throws Exception {
+        timed("sync");
+        if (!Files.isReadable(REPORTED)) {
+            return;
+        }
+        String last = Files.readString(REPORTED).strip();
+        long stableSince = System.nanoTime();
+        long deadline = stableSince + 20_000_000_000L;
+        while (System.nanoTime() < deadline && System.nanoTime() - stableSince < 3_000_000_000L) {
+            Thread.sleep(100);
+            String now = Files.readString(REPORTED).strip();
+            if (!now.equals(last)) {
+                last = now;
+                stableSince = System.nanoTime();
+            }
+        }
     }
 
     /**
@@ -295,6 +361,7 @@ public final class Hdf5Bandwidth {
             double[] data = fill(b[0], b[1]);
             if (s.rank() == 0) {
                 System.gc(); // the previous case's garbage is not this case's cost
+                settleQuietly();
             }
             s.world().barrier();
             long t0 = System.nanoTime();
@@ -318,6 +385,7 @@ public final class Hdf5Bandwidth {
             long[][] b = block(shape, s.rank(), s.size());
             if (s.rank() == 0) {
                 System.gc();
+                settleQuietly();
             }
             s.world().barrier();
             long t0 = System.nanoTime();
@@ -344,6 +412,7 @@ public final class Hdf5Bandwidth {
         Path f = dir.resolve("serial.h5");
         double[] data = fill(new long[3], new long[] {n, n, n});
         System.gc();
+        settle();
         long t0 = System.nanoTime();
         double c0 = cpuSeconds();
         try (Hdf5Writer w = Hdf5Writer.create(f)) {
@@ -355,6 +424,7 @@ public final class Hdf5Bandwidth {
         data = null;
         evict(f);
         System.gc();
+        settle();
         t0 = System.nanoTime();
         c0 = cpuSeconds();
         try (Hdf5Reader r = Hdf5Reader.open(f)) {
@@ -377,6 +447,7 @@ public final class Hdf5Bandwidth {
             }
         }
         System.gc();
+        settle();
         long t0 = System.nanoTime();
         double c0 = cpuSeconds();
         try (WritableHdfFile w = HdfFile.write(f)) {
@@ -388,6 +459,7 @@ public final class Hdf5Bandwidth {
         data = null;
         evict(f);
         System.gc();
+        settle();
         t0 = System.nanoTime();
         c0 = cpuSeconds();
         try (HdfFile h = new HdfFile(f)) {
@@ -409,11 +481,20 @@ public final class Hdf5Bandwidth {
                 "for z in range(n): a[z] = np.sin(z * 0.01 + y * 0.003) * x + y",
                 "def cpu():",
                 "    u = resource.getrusage(resource.RUSAGE_SELF); return u.ru_utime + u.ru_stime",
+                "def settle():  # as Hdf5Bandwidth.settle: sync, then until free page reporting is still for 3 s",
+                "    os.sync(); p = '" + REPORTED + "'",
+                "    if not os.access(p, os.R_OK): return",
+                "    last, since, end = open(p).read(), time.time(), time.time() + 20",
+                "    while time.time() < end and time.time() - since < 3:",
+                "        time.sleep(0.1); now = open(p).read()",
+                "        if now != last: last, since = now, time.time()",
+                "settle()",
                 "t, c = time.time(), cpu()",
                 "with h5py.File('" + f + "', 'w') as f: f.create_dataset('phi', data=a)",
                 "fd = os.open('" + f + "', os.O_RDONLY); os.fsync(fd)",
                 "ws, wc = time.time() - t, cpu() - c",
                 "os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd); del a",
+                "settle()",
                 "t, c = time.time(), cpu()",
                 "with h5py.File('" + f + "', 'r') as f: b = f['phi'][...]",
                 "print(ws, wc, time.time() - t, cpu() - c)");

@@ -75,7 +75,8 @@ final class AggregatedWrite {
             placing[s] = new RunCursor(claims.get(s).box(), shape);
         }
         ByteBuffer[] windows = myAggregator >= 0
-                ? new ByteBuffer[] {ByteBuffer.allocateDirect((int) (window * size)), ByteBuffer.allocateDirect((int) (window * size))}
+                ? new ByteBuffer[] {Hdf5Writer.pageAlignedBuffer((int) (window * size)),
+                        Hdf5Writer.pageAlignedBuffer((int) (window * size))} // page aligned: whole windows can go direct
                 : null;
         // views of the whole buffers, made while position and limit span them (a write consumes them)
         MemorySegment[] windowSegments = windows == null ? null

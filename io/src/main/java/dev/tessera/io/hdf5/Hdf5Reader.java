@@ -35,6 +35,8 @@ public final class Hdf5Reader implements AutoCloseable {
 
     private final Path path;
     private final FileChannel channel;
+    private FileChannel direct;   // the same file opened with O_DIRECT, on first large read
+    private int directState;      // 0: not tried yet, 1: open, -1: not available (or switched off)
     private final ObjectHeaderReader headers;
     private final Map<String, DatasetInfo> datasets = new HashMap<>();
     private final NativeHdf5.Reader nativeFile; // non-null with Hdf5Backend.NATIVE: libhdf5 reads, not this class
@@ -66,6 +68,7 @@ public final class Hdf5Reader implements AutoCloseable {
         if (backend == Hdf5Backend.NATIVE) {
             return new Hdf5Reader(path, new NativeHdf5.Reader(path));
         }
+        Hdf5Writer.directEnabled(); // a bad value of the property is named before anything is read
         FileChannel ch;
         try {
             ch = FileChannel.open(path, StandardOpenOption.READ);
@@ -288,7 +291,8 @@ public final class Hdf5Reader implements AutoCloseable {
 
     private void readContiguous(DatasetInfo info, Hyperslab box, MemorySegment dst) {
         int size = info.type().size();
-        ByteBuffer window = ByteBuffer.allocateDirect(WINDOW_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        // two pages more: a direct read covers whole pages around the window
+        ByteBuffer window = Hdf5Writer.pageAlignedBuffer(WINDOW_BYTES + 2 * Hdf5Writer.PAGE).order(ByteOrder.LITTLE_ENDIAN);
         MemorySegment windowSegment = MemorySegment.ofBuffer(window);
         List<long[]> pending = new ArrayList<>(); // {fileByte, boxByte, bytes}
         long[] span = new long[2]; // window start and end (file bytes)
@@ -296,9 +300,14 @@ public final class Hdf5Reader implements AutoCloseable {
             if (pending.isEmpty()) {
                 return;
             }
-            readFully(window, span[0], (int) (span[1] - span[0]), info.path());
+            long wanted = 0;
             for (long[] r : pending) {
-                MemorySegment.copy(windowSegment, info.type().fileLayout(), r[0] - span[0], dst,
+                wanted += r[2];
+            }
+            // file byte at window[0]
+            long base = readWindow(window, span[0], (int) (span[1] - span[0]), wanted, info.path());
+            for (long[] r : pending) {
+                MemorySegment.copy(windowSegment, info.type().fileLayout(), r[0] - base, dst,
                         info.type().hostLayout(), r[1], r[2] / size);
             }
             pending.clear();
@@ -327,6 +336,61 @@ public final class Hdf5Reader implements AutoCloseable {
             span[1] = file + bytes;
         });
         flush.run();
+    }
+
+    /**
+     * Reads {@code length} bytes at {@code address} into {@code window} (page aligned, two
+     * pages longer than any length asked for) and returns the file address of the window's
+     * first byte. Reads of at least {@link Hdf5Writer#DIRECT_MIN_BYTES} of which this box
+     * wants at least three quarters (not a window sieved across other ranks' runs: those
+     * ranks read the same pages, which the page cache then reads from the device once) bypass the page cache
+     * (O_DIRECT, whole pages) where the file system allows it and {@value
+     * Hdf5Writer#DIRECT_PROPERTY} is not false: no page-cache page is allocated (on a VM that
+     * returns free memory to its host, each fresh page is a host page fault; see {@link
+     * Hdf5Writer#writeAt}), and the bytes are copied once, from the device to the window.
+     */
+    private long readWindow(ByteBuffer window, long address, int length, long wanted, String dataset) {
+        if (length < Hdf5Writer.DIRECT_MIN_BYTES || wanted * 4 < length * 3L || !directAvailable()) {
+            readFully(window, address, length, dataset);
+            return address;
+        }
+        int page = Hdf5Writer.PAGE;
+        long start = address / page * page;
+        long end = (address + length + page - 1) / page * page;
+        long need = address + length;
+        window.clear().limit((int) (end - start));
+        try {
+            long at = start;
+            while (at < need) {
+                int n = at % page == 0 ? direct.read(window, at) : -1; // an unaligned position: the file ended
+                if (n < 0) {
+                    throw new Hdf5FormatException(path + ": truncated file: " + dataset + " needs bytes up to "
+                            + need + ", the file ends at " + channel.size());
+                }
+                at += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(path + ": reading " + dataset + " failed: " + e, e);
+        }
+        return start;
+    }
+
+    private synchronized boolean directAvailable() {
+        if (directState == 0) {
+            directState = -1;
+            if (Hdf5Writer.directEnabled()) {
+                try {
+                    long block = java.nio.file.Files.getFileStore(path).getBlockSize();
+                    if (block > 0 && block <= Hdf5Writer.PAGE && Hdf5Writer.PAGE % block == 0) {
+                        direct = FileChannel.open(path, StandardOpenOption.READ, com.sun.nio.file.ExtendedOpenOption.DIRECT);
+                        directState = 1;
+                    }
+                } catch (IOException | UnsupportedOperationException e) {
+                    // no direct I/O here: the page cache it is
+                }
+            }
+        }
+        return directState > 0;
     }
 
     private void readFully(ByteBuffer into, long address, int length, String dataset) {
@@ -446,6 +510,9 @@ public final class Hdf5Reader implements AutoCloseable {
             return;
         }
         try {
+            if (direct != null) {
+                direct.close();
+            }
             channel.close();
         } catch (IOException e) {
             throw new UncheckedIOException(path + ": close failed: " + e, e);

@@ -31,6 +31,7 @@ public final class ParallelHdf5File implements AutoCloseable {
     private final WriteOptions options;
     private int[] aggregators;
     private int nodeCount;
+    private Boolean directWrites;
     private boolean closed;
 
     /** Options of the collective writes of one file. */
@@ -175,6 +176,18 @@ public final class ParallelHdf5File implements AutoCloseable {
     int nodeCount() {
         aggregators();
         return nodeCount;
+    }
+
+    /**
+     * Whether every rank writes this file with O_DIRECT where it can (its file system takes it
+     * and {@value Hdf5Writer#DIRECT_PROPERTY} is not false): agreed by all ranks, so that
+     * they choose the same strategy. Collective on first use.
+     */
+    boolean directWrites() {
+        if (directWrites == null) {
+            directWrites = comm.allreduce(writer.writesDirect() ? 1L : 0L, dev.tessera.comm.Op.MIN) == 1L;
+        }
+        return directWrites;
     }
 
     /** Flushes data to the device on every rank (collective fsync). */

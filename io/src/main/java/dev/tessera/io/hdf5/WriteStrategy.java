@@ -14,10 +14,12 @@ package dev.tessera.io.hdf5;
  *       current window, and aggregators write whole windows sequentially. Best for blocks
  *       made of many small runs (pencil and cube decompositions) and for parallel file
  *       systems that punish many small or interleaved writes.</li>
- *   <li>{@link #AUTO}: {@code INDEPENDENT} on one node, where it measured best for slabs
- *       and pencils (docs/io.md); across nodes {@code AGGREGATED} when the blocks' average
- *       run is shorter than {@value DistributedDataset#AUTO_RUN_BYTES} bytes (ROMIO's
- *       reasoning, not measured here: this machine has one node).</li>
+ *   <li>{@link #AUTO}: {@code AGGREGATED} when the blocks' average run is shorter than
+ *       {@value DistributedDataset#AUTO_RUN_BYTES} bytes, across nodes (ROMIO's reasoning,
+ *       not measured here: this machine has one node) and on one node where the file can be
+ *       written with O_DIRECT (aggregators write whole windows past the page cache; measured
+ *       in docs/io.md); otherwise {@code INDEPENDENT} (long runs; short runs on one node
+ *       without direct I/O go through a mapping of the file).</li>
  * </ul>
  */
 public enum WriteStrategy {

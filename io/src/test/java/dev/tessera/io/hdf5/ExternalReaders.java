@@ -42,40 +42,57 @@ final class ExternalReaders {
 
     /** Runs {@code script} under Python with h5py (skips the test when there is none); returns stdout. */
     static String h5py(String script) {
-        String py = python();
-        assumeTrue(py != null, "python3 with h5py is not installed (apt-get install python3-h5py); skipping the h5py check");
-        Result r = run(List.of(py, "-c", "import h5py, numpy as np\n" + script), 120);
-        assertEquals(0, r.exit, "h5py script failed:\n" + script + "\n--- stderr:\n" + r.err + "\n--- stdout:\n" + r.out);
+        return runPython(python(), "python3 with h5py is not installed (apt-get install python3-h5py); skipping the h5py check",
+                "h5py", "import h5py, numpy as np\n" + script, 120);
+    }
+
+    private static final java.util.Map<String, String> configured = new java.util.HashMap<>();
+
+    /**
+     * The first interpreter that runs {@code imports} of: ${@code variable} (e.g. a venv made
+     * with pip), python3, /usr/bin/python3; null when none does. Looked up once per variable.
+     */
+    private static synchronized String configuredPython(String variable, String imports) {
+        String py = configured.computeIfAbsent(variable, v -> {
+            List<String> candidates = new ArrayList<>();
+            String named = System.getenv(v);
+            if (named != null && !named.isBlank()) {
+                candidates.add(named);
+            }
+            candidates.addAll(List.of("python3", "/usr/bin/python3"));
+            return firstImporting(candidates, imports);
+        });
+        return py.isEmpty() ? null : py;
+    }
+
+    /** Runs {@code script} under {@code py}, skipping the test with {@code missing} when it is null; returns stdout. */
+    private static String runPython(String py, String missing, String what, String script, int timeoutSeconds) {
+        assumeTrue(py != null, missing);
+        Result r = run(List.of(py, "-c", script), timeoutSeconds);
+        assertEquals(0, r.exit, what + " script failed:\n" + script + "\n--- stderr:\n" + r.err + "\n--- stdout:\n" + r.out);
         return r.out.strip();
     }
 
-    private static String vtkPython;
-
-    /**
-     * A Python interpreter with VTK's XDMF reader (ParaView's: {@code vtkmodules.vtkIOXdmf2}),
-     * or null: $TESSERA_VTK_PYTHON (e.g. a venv made with {@code pip install vtk}), else python3.
-     */
-    static synchronized String vtkPython() {
-        if (vtkPython == null) {
-            List<String> candidates = new ArrayList<>();
-            String configured = System.getenv("TESSERA_VTK_PYTHON");
-            if (configured != null && !configured.isBlank()) {
-                candidates.add(configured);
-            }
-            candidates.addAll(List.of("python3", "/usr/bin/python3"));
-            vtkPython = firstImporting(candidates, "import vtkmodules.vtkIOXdmf2, numpy");
-        }
-        return vtkPython.isEmpty() ? null : vtkPython;
+    /** A Python with VTK's XDMF reader (ParaView's: {@code vtkmodules.vtkIOXdmf2}), or null: $TESSERA_VTK_PYTHON, else python3. */
+    static String vtkPython() {
+        return configuredPython("TESSERA_VTK_PYTHON", "import vtkmodules.vtkIOXdmf2, numpy");
     }
 
     /** Runs {@code script} under Python with VTK (skips the test when there is none); returns stdout. */
     static String vtk(String script) {
-        String py = vtkPython();
-        assumeTrue(py != null, "no Python with VTK's XDMF reader (pip install vtk, and set TESSERA_VTK_PYTHON to that "
-                + "python); skipping the ParaView-reader check");
-        Result r = run(List.of(py, "-c", "import numpy as np\n" + script), 180);
-        assertEquals(0, r.exit, "VTK script failed:\n" + script + "\n--- stderr:\n" + r.err + "\n--- stdout:\n" + r.out);
-        return r.out.strip();
+        return runPython(vtkPython(), "no Python with VTK's XDMF reader (pip install vtk, and set TESSERA_VTK_PYTHON to that "
+                + "python); skipping the ParaView-reader check", "VTK", "import numpy as np\n" + script, 180);
+    }
+
+    /** A Python with yt and h5py (yt's HDF5 frontends read through h5py), or null: $TESSERA_YT_PYTHON, else python3. */
+    static String ytPython() {
+        return configuredPython("TESSERA_YT_PYTHON", "import yt, h5py, numpy");
+    }
+
+    /** Runs {@code script} under Python with yt (skips the test when there is none); returns stdout. */
+    static String yt(String script) {
+        return runPython(ytPython(), "no Python with yt and h5py (pip install yt h5py, and set TESSERA_YT_PYTHON to that "
+                + "python); skipping the yt check", "yt", "import numpy as np, yt\nyt.set_log_level(40)\n" + script, 300);
     }
 
     /** Runs h5dump with {@code args} (skips when absent); returns its result. */

@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * dd copies random bytes from /dev/shm, not zeros (see {@link #ddSource}).
  * Before every read the file's pages are dropped from the page cache
  * ({@code dd iflag=nocache count=0}, posix_fadvise DONTNEED), so both reads come from the
- * device. The array is decomposed in pencils (a 2-d process grid over the first two
+ * device. Before every timed write and read (dd's, Java's and ParallelFile's) the machine
+ * is brought to the same memory state ({@link dev.tessera.bench.io.Hdf5Bandwidth#settle}).
+ * The array is decomposed in pencils (a 2-d process grid over the first two
  * dimensions), so each rank's block is many short runs in the file: the case two-phase I/O
  * exists for.
  *
@@ -65,8 +67,10 @@ public final class ParallelFileBench {
             parallelFile(file, ranks, sizes, hints, slabs);
             Files.deleteIfExists(file);
             for (int r = 0; r < repeat; r++) {
+                settle();
                 ddWrite.add(dd(ddFile, bytes, true));
                 dropCache(ddFile);
+                settle();
                 ddRead.add(dd(ddFile, bytes, false));
                 double[] jr = javaSequential(ddFile, bytes);
                 javaWrite.add(jr[0]);
@@ -109,6 +113,7 @@ public final class ParallelFileBench {
             for (long i = 0; i < block.byteSize(); i += 8) {
                 block.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, i, i * 0.5 + 1);
             }
+            settle();
             long t0 = System.nanoTime();
             try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
@@ -123,6 +128,7 @@ public final class ParallelFileBench {
             }
             double write = bytes / ((System.nanoTime() - t0) / 1e3);
             dropCache(file);
+            settle();
             t0 = System.nanoTime();
             try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
                     java.nio.file.StandardOpenOption.READ)) {
@@ -146,6 +152,9 @@ public final class ParallelFileBench {
             Subarray b = block(s.rank(), s.size(), sizes, slabs);
             double[] data = new double[Math.toIntExact(b.elementCount())];
             Arrays.fill(data, s.rank() + 0.5);
+            if (s.rank() == 0) {
+                settle();
+            }
             s.world().barrier();
             long t0 = System.nanoTime();
             try (ParallelFile f = ParallelFile.open(s.world(), file, hints, OpenMode.CREATE, OpenMode.WRITE)) {
@@ -160,6 +169,7 @@ public final class ParallelFileBench {
             if (s.rank() == 0) {
                 writeNanos.set(System.nanoTime() - t0);
                 dropCache(file);
+                settle();
             }
             Arrays.fill(data, 0);
             s.world().barrier();
@@ -251,6 +261,19 @@ public final class ParallelFileBench {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         return (blocks << 24) / seconds / 1e6;
+    }
+
+    /**
+     * The same memory state before every timed write and read, dd's, Java's and ours:
+     * {@link dev.tessera.bench.io.Hdf5Bandwidth#settle} (sync, then the free memory handed
+     * back to the host where the VM reports free pages).
+     */
+    private static void settle() {
+        try {
+            dev.tessera.bench.io.Hdf5Bandwidth.settle();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot settle the machine's memory state: " + e, e);
+        }
     }
 
     /** Drops the file's pages from the page cache (GNU dd: posix_fadvise POSIX_FADV_DONTNEED on the whole file). */
