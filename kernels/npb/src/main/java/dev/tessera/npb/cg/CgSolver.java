@@ -36,6 +36,12 @@ final class CgSolver {
     private final double[] a;
     private final int[] colidx;
     private final int[] rowstr;
+    /** The matrix as diagonal and upper triangle (one process), or null: then a, colidx, rowstr. */
+    private final CgUpperHalf half;
+    /** With {@link #half} and several members: member m's share of a product, rows halfRows[m] on. */
+    private final double[][] accumulators;
+    /** First row of each member's part of the product with {@link #half} (members + 1 bounds). */
+    private final int[] halfRows;
     private final int naa;
     private final int rows;
     private final int cols;
@@ -71,12 +77,26 @@ final class CgSolver {
         this.world = world;
         this.team = team;
         this.grid = grid;
-        this.a = matrix.a;
-        this.colidx = matrix.colidx;
-        this.rowstr = matrix.rowstr;
         this.naa = naa;
         this.rows = grid.rows();
         this.cols = grid.cols();
+        this.half = grid.nprocs == 1 ? CgUpperHalf.of(matrix, rows) : null;
+        if (half != null) {
+            this.a = null;
+            this.colidx = null;
+            this.rowstr = null;
+            this.halfRows = half.balancedRows(team.size());
+            this.accumulators = new double[team.size() > 1 ? team.size() : 0][];
+            for (int m = 0; m < accumulators.length; m++) {
+                accumulators[m] = new double[rows];
+            }
+        } else {
+            this.a = matrix.a;
+            this.colidx = matrix.colidx;
+            this.rowstr = matrix.rowstr;
+            this.halfRows = null;
+            this.accumulators = null;
+        }
         int length = Math.max(naa, Math.max(rows, cols)) + 2;
         x = new double[length];
         z = new double[length];
@@ -103,6 +123,11 @@ final class CgSolver {
         exchangeSendW = Buffer.of(w, grid.sendStart - 1, grid.sendLen);
         exchangeRecvQ = Buffer.of(q, 0, grid.exchRecvLength);
         exchangeRecvR = Buffer.of(r, 0, grid.exchRecvLength);
+    }
+
+    /** Whether the products use the matrix's upper half ({@link CgUpperHalf}: one process, symmetric pattern). */
+    boolean usesUpperHalf() {
+        return half != null;
     }
 
     /** x = (1, ..., 1), the start of the power iteration. */
@@ -160,10 +185,13 @@ final class CgSolver {
 
         for (int cgit = 1; cgit <= CGITMAX; cgit++) {
             // q = A.p: local product into w, then row reduction and transpose into q.
-            multiply(p, w, r0, r1);
-            exchange(ctx, id, members, q, reduceRecvQ, exchangeRecvQ, c0, c1);
-
-            Arrays.fill(w, w0, w1, 0.0);
+            if (half != null) {
+                halfProduct(ctx, id, members, p, q, c0, c1);
+            } else {
+                multiply(p, w, r0, r1);
+                exchange(ctx, id, members, q, reduceRecvQ, exchangeRecvQ, c0, c1);
+                Arrays.fill(w, w0, w1, 0.0);
+            }
             double d = allSum(ctx, id, members, dot(p, q, c0, c1));
             double alpha = rho / d;
             double rho0 = rho;
@@ -176,8 +204,12 @@ final class CgSolver {
         }
 
         // ||r|| = ||x - A.z||: r = A.z by the same product and exchanges.
-        multiply(z, w, r0, r1);
-        exchange(ctx, id, members, r, reduceRecvR, exchangeRecvR, c0, c1);
+        if (half != null) {
+            halfProduct(ctx, id, members, z, r, c0, c1);
+        } else {
+            multiply(z, w, r0, r1);
+            exchange(ctx, id, members, r, reduceRecvR, exchangeRecvR, c0, c1);
+        }
         double sum = 0.0;
         for (int j = c0; j < c1; j++) {
             double d = x[j] - r[j];
@@ -265,6 +297,33 @@ final class CgSolver {
                 s0 += a[k] * v[colidx[k]];
             }
             out[j] = (s0 + s1) + (s2 + s3);
+        }
+    }
+
+    /**
+     * target = A v with the upper-half matrix (one process), the block [c0, c1) of it on
+     * every member on return. One member: straight into target. Several: each member
+     * computes its rows' share into its own accumulator (its rows' sums, and its elements'
+     * contributions to later rows, which other members own: so no member writes another's
+     * data), then after a barrier sums the accumulators in member order over its block
+     * [c0, c1), the same bits whatever the timing. The accumulators are zeroed again only at
+     * the next product, after at least one more barrier (a reduction's), so nobody is still
+     * reading them.
+     */
+    private void halfProduct(TeamContext ctx, int id, int members, double[] v, double[] target, int c0, int c1) {
+        if (members == 1) {
+            half.multiply(v, target, 0, rows);
+            return;
+        }
+        half.multiply(v, accumulators[id], halfRows[id], halfRows[id + 1]);
+        barrier(ctx, members);
+        double[] first = accumulators[0];
+        System.arraycopy(first, c0, target, c0, c1 - c0);
+        for (int m = 1; m < members; m++) {
+            double[] acc = accumulators[m];
+            for (int j = Math.max(c0, halfRows[m]); j < c1; j++) {
+                target[j] += acc[j];
+            }
         }
     }
 
