@@ -3,22 +3,24 @@ package dev.tessera.npb.cg;
 import java.util.Arrays;
 
 /**
- * The matrix of a one-process CG run stored as its diagonal and its strict upper triangle,
- * for a product that reads each off-diagonal element once and uses it twice.
+ * A symmetric diagonal block of CG's matrix stored as its diagonal and its strict upper
+ * triangle, for a product that reads each off-diagonal element once and uses it twice: the
+ * whole matrix of a one-process run, or the part of a process's block whose rows are the
+ * process's own columns (np = 2: each process's columns are half of its rows).
  *
  * <p>makea builds A as a sum of outer products x x^T plus a multiple of the identity, so A is
  * symmetric: its pattern exactly, its values to rounding (element (r, c) is the sum of
  * v_r (size v_c) over the same outer products as (c, r) is of v_c (size v_r), each term
  * rounded once; on class A they differ by at most 4e-16 relative). The product
- * y = A v is then y_r = d_r v_r + sum over c > r of a_rc v_c + sum over c < r of a_cr v_c:
+ * y = S v is then y_r = d_r v_r + sum over c > r of s_rc v_c + sum over c < r of s_cr v_c:
  * row r of the upper triangle adds its elements times v_c to y_r and its elements times v_r
  * to y_c. That is half the bytes of the compressed rows (about 11 MB instead of 22 MB per
- * product in class A) for the same number of multiply-adds. The results differ from the
- * full product by rounding only (the sums run in another order and the lower triangle is
- * the upper's values), which the verification's 1e-10 on zeta absorbs many times over.
+ * product in class A at one process) for the same number of multiply-adds. The results
+ * differ from the full product by rounding only (the sums run in another order and the lower
+ * triangle is the upper's values), which the verification's 1e-10 on zeta absorbs many
+ * times over.
  *
- * <p>Only a block that is the whole matrix (one process) is stored this way; {@link #of}
- * checks that the pattern is symmetric and returns null otherwise.
+ * <p>{@link #of} checks that the block's pattern is symmetric and returns null otherwise.
  */
 final class CgUpperHalf {
 
@@ -36,20 +38,27 @@ final class CgUpperHalf {
         this.a = a;
     }
 
-    /**
-     * The upper half of {@code full}, an n x n block with 0-based columns, or null if its
-     * pattern is not symmetric (some (r, c) without a (c, r)), in which case the caller keeps
-     * the compressed rows.
-     */
+    /** {@link #of(CgMatrix, int, int)} of rows 0 .. n-1. */
     static CgUpperHalf of(CgMatrix full, int n) {
-        int[] fr = full.rowstr;
+        return of(full, 0, n);
+    }
+
+    /**
+     * The upper half of the n x n block of {@code full} in rows firstRow .. firstRow+n-1
+     * (whose 0-based columns must all be below n), or null if its pattern is not symmetric
+     * (some (r, c) without a (c, r)), in which case the caller keeps the compressed rows.
+     */
+    static CgUpperHalf of(CgMatrix full, int firstRow, int n) {
+        int[] fr = Arrays.copyOfRange(full.rowstr, firstRow, firstRow + n + 1);
         int[] fc = full.colidx;
         double[] fa = full.a;
         int upper = 0;
         int lower = 0;
         for (int r = 0; r < n; r++) {
             for (int k = fr[r]; k < fr[r + 1]; k++) {
-                if (fc[k] > r) {
+                if (fc[k] >= n) {
+                    return null;
+                } else if (fc[k] > r) {
                     upper++;
                 } else if (fc[k] < r) {
                     lower++;
@@ -146,17 +155,23 @@ final class CgUpperHalf {
         return bounds;
     }
 
-    /**
-     * acc[from .. n) = the contribution of rows [from, to) to A v: acc is zeroed from row
-     * {@code from} on (nothing of these rows lands before it), then row r adds its sum to
-     * acc[r] and its elements times v[r] to acc[c]. With from = 0 and to = n, acc = A v.
-     */
+    /** {@link #multiply(double[], double[], int, int, int)} with no offset. */
     void multiply(double[] v, double[] acc, int from, int to) {
+        multiply(v, acc, 0, from, to);
+    }
+
+    /**
+     * acc[offset + from .. offset + n) = the contribution of rows [from, to) to S v: that part
+     * of acc is zeroed (nothing of these rows lands before row {@code from}), then row r adds
+     * its sum to acc[offset + r] and its elements times v[r] to acc[offset + c]. With
+     * from = 0 and to = n, acc[offset ..] = S v.
+     */
+    void multiply(double[] v, double[] acc, int offset, int from, int to) {
         int[] rowstr = this.rowstr;
         int[] colidx = this.colidx;
         double[] a = this.a;
         double[] diagonal = this.diagonal;
-        Arrays.fill(acc, from, n, 0.0);
+        Arrays.fill(acc, offset + from, offset + n, 0.0);
         for (int r = from; r < to; r++) {
             double vr = v[r];
             double s0 = diagonal[r] * vr;
@@ -170,15 +185,15 @@ final class CgUpperHalf {
                 double a1 = a[k + 1];
                 s0 += a0 * v[c0];
                 s1 += a1 * v[c1];
-                acc[c0] += a0 * vr;
-                acc[c1] += a1 * vr;
+                acc[offset + c0] += a0 * vr;
+                acc[offset + c1] += a1 * vr;
             }
             if (k < end) {
                 int c0 = colidx[k];
                 s0 += a[k] * v[c0];
-                acc[c0] += a[k] * vr;
+                acc[offset + c0] += a[k] * vr;
             }
-            acc[r] += s0 + s1;
+            acc[offset + r] += s0 + s1;
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.tessera.npb.cg;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +10,6 @@ import dev.tessera.launch.SmpJob;
 import dev.tessera.npb.Randlc;
 import java.time.Duration;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,8 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The one-process product through the matrix's upper half ({@link CgUpperHalf}) gives the
  * compressed-row product of the whole matrix up to rounding, for one member and for the
- * members' shares summed; a pattern that is not symmetric is refused (the solver then keeps
- * the full rows); the solver of one process takes the upper half, several processes do not.
+ * members' shares summed, and for the rows of a two-process block that are the process's own
+ * columns; a pattern that is not symmetric is refused (the solver then keeps the full rows);
+ * the solver takes the upper half wherever its block has such rows.
  */
 @Timeout(120)
 class CgUpperHalfTest {
@@ -109,21 +109,47 @@ class CgUpperHalfTest {
         assertNotNull(CgUpperHalf.of(new CgMatrix(a, symmetricCols, symmetricRows), 3));
     }
 
+    @ParameterizedTest(name = "process {0} of 2")
+    @ValueSource(ints = {0, 1})
+    void theOwnColumnsRowsOfATwoProcessBlockGiveTheirProduct(int me) {
+        int n = CgKernel.NA[1];
+        CgGrid grid = new CgGrid(me, 2, n);
+        CgMatrix block = classMatrix(1, 2, me);
+        int offset = grid.firstcol - grid.firstrow;
+        int cols = grid.cols();
+        assertEquals(n, grid.rows());
+        assertEquals(n / 2, cols);
+        CgUpperHalf half = CgUpperHalf.of(block, offset, cols);
+        assertNotNull(half);
+        assertNull(CgUpperHalf.of(block, cols - offset, cols), "the other half of the rows is not a diagonal block");
+        double[] v = new SplittableRandom(13).doubles(cols, -1.0, 1.0).toArray();
+        double[] y = new double[n];
+        half.multiply(v, y, offset, 0, cols);
+        double[] expected = fullProduct(block, n, v);
+        double[] got = new double[n];
+        double[] want = new double[n];
+        System.arraycopy(y, offset, got, 0, cols);
+        System.arraycopy(expected, offset, want, 0, cols);
+        assertClose(want, got, cols, "process " + me + "'s diagonal block");
+    }
+
     @ParameterizedTest(name = "{0} processes")
-    @ValueSource(ints = {1, 2})
-    void onlyOneProcessUsesTheUpperHalf(int ranks) {
-        AtomicBoolean[] used = {new AtomicBoolean(), new AtomicBoolean()};
+    @ValueSource(ints = {1, 2, 4})
+    void theSolverUsesTheUpperHalfOfEveryDiagonalBlock(int ranks) {
+        int[] rows = new int[ranks];
         SmpJob.run(ranks, new String[] {"--threads", "2"}, Duration.ofSeconds(100), session -> {
             int me = session.world().rank();
             CgGrid grid = new CgGrid(me, ranks, CgKernel.NA[0]);
             CgMatrix matrix = classMatrix(0, ranks, me);
             CgSolver solver = new CgSolver(session.world(), session.team(), grid, matrix, CgKernel.NA[0] / grid.nprows);
-            used[me].set(solver.usesUpperHalf());
+            rows[me] = solver.upperHalfRows();
         });
-        if (ranks == 1) {
-            assertTrue(used[0].get(), "one process: upper half");
-        } else {
-            assertFalse(used[0].get() || used[1].get(), "two processes: compressed rows of the block");
-        }
+        int n = CgKernel.NA[0];
+        int[] expected = switch (ranks) {
+            case 1 -> new int[] {n};
+            case 2 -> new int[] {n / 2, n / 2};
+            default -> new int[] {n / 2, 0, 0, n / 2}; // 2 x 2 grid: only the diagonal processes
+        };
+        assertArrayEquals(expected, rows);
     }
 }
