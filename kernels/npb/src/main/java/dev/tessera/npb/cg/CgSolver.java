@@ -16,7 +16,10 @@ import java.util.Arrays;
  * process's columns are elements 0 .. cols-1, its rows 0 .. rows-1. Each member owns a
  * contiguous block of rows for the matrix-vector product and a contiguous block of columns
  * for the vector operations (the same blocks throughout, so a member mostly reads what it
- * wrote). A dot product is a member-order sum of the members' partial sums, then a
+ * wrote). Rows that form a symmetric diagonal block of A (the process's own columns; all of
+ * them at one process) are multiplied through their upper triangle ({@link CgUpperHalf}),
+ * split among the members by stored elements, each into its own accumulator (see
+ * {@link #product}). A dot product is a member-order sum of the members' partial sums, then a
  * butterfly over the process row ({@link CgGrid#reduceExchProc}); the row reduction and
  * transpose exchange of a product move whole vector pieces. Only member 0 (the process's
  * own thread, as FUNNELED requires) communicates; the other members wait at the barrier
