@@ -88,14 +88,16 @@ final class CgSolver {
         this.naa = naa;
         this.rows = grid.rows();
         this.cols = grid.cols();
-        this.a = matrix.a;
-        this.colidx = matrix.colidx;
-        this.rowstr = matrix.rowstr;
         // The block's columns inside its rows (every process at np = 1 and 2): those rows form a
         // symmetric diagonal block of A.
         boolean diagonalBlock = grid.firstcol >= grid.firstrow && grid.lastcol <= grid.lastrow;
         this.halfOffset = grid.firstcol - grid.firstrow;
         this.half = diagonalBlock ? CgUpperHalf.of(matrix, halfOffset, cols) : null;
+        // The compressed rows are kept only for rows the half does not cover (none at np = 1).
+        boolean allRowsInHalf = half != null && half.n == rows;
+        this.a = allRowsInHalf ? null : matrix.a;
+        this.colidx = allRowsInHalf ? null : matrix.colidx;
+        this.rowstr = allRowsInHalf ? null : matrix.rowstr;
         if (half != null) {
             this.halfRows = half.balancedRows(team.size());
             this.accumulators = new double[team.size() > 1 ? team.size() : 0][];
