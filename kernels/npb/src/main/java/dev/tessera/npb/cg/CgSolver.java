@@ -382,9 +382,14 @@ final class CgSolver {
                     w[j] += target[j];
                 }
             }
-            Request request = world.irecv(exchangeRecv, grid.exchProc, 1);
-            world.send(exchangeSendW, grid.exchProc, 1);
-            request.await();
+            if (grid.exchProc == grid.me) {
+                // Own transpose partner (both processes at np = 2, the diagonal ones of a square grid): a copy.
+                System.arraycopy(w, grid.sendStart - 1, target, 0, grid.sendLen);
+            } else {
+                Request request = world.irecv(exchangeRecv, grid.exchProc, 1);
+                world.send(exchangeSendW, grid.exchProc, 1);
+                request.await();
+            }
         }
         barrier(ctx, members);
     }
