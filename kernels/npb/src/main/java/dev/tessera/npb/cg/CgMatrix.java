@@ -22,7 +22,7 @@ final class CgMatrix {
     final int[] colidx;
     final int[] rowstr;
 
-    private CgMatrix(double[] a, int[] colidx, int[] rowstr) {
+    CgMatrix(double[] a, int[] colidx, int[] rowstr) {
         this.a = a;
         this.colidx = colidx;
         this.rowstr = rowstr;

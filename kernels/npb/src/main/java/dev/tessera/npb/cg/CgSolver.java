@@ -16,7 +16,10 @@ import java.util.Arrays;
  * process's columns are elements 0 .. cols-1, its rows 0 .. rows-1. Each member owns a
  * contiguous block of rows for the matrix-vector product and a contiguous block of columns
  * for the vector operations (the same blocks throughout, so a member mostly reads what it
- * wrote). A dot product is a member-order sum of the members' partial sums, then a
+ * wrote). Rows that form a symmetric diagonal block of A (the process's own columns; all of
+ * them at one process) are multiplied through their upper triangle ({@link CgUpperHalf}),
+ * split among the members by stored elements, each into its own accumulator (see
+ * {@link #product}). A dot product is a member-order sum of the members' partial sums, then a
  * butterfly over the process row ({@link CgGrid#reduceExchProc}); the row reduction and
  * transpose exchange of a product move whole vector pieces. Only member 0 (the process's
  * own thread, as FUNNELED requires) communicates; the other members wait at the barrier
@@ -36,6 +39,17 @@ final class CgSolver {
     private final double[] a;
     private final int[] colidx;
     private final int[] rowstr;
+    /**
+     * The rows of the block that are this process's own columns (local rows halfOffset ..
+     * halfOffset + cols - 1, a symmetric diagonal block of A) as diagonal and upper triangle,
+     * or null. The other rows use a, colidx, rowstr.
+     */
+    private final CgUpperHalf half;
+    private final int halfOffset;
+    /** With {@link #half} and several members: member m's share of the half's product, rows halfRows[m] on. */
+    private final double[][] accumulators;
+    /** First row of each member's part of the product with {@link #half} (members + 1 bounds). */
+    private final int[] halfRows;
     private final int naa;
     private final int rows;
     private final int cols;
@@ -71,12 +85,29 @@ final class CgSolver {
         this.world = world;
         this.team = team;
         this.grid = grid;
-        this.a = matrix.a;
-        this.colidx = matrix.colidx;
-        this.rowstr = matrix.rowstr;
         this.naa = naa;
         this.rows = grid.rows();
         this.cols = grid.cols();
+        // The block's columns inside its rows (every process at np = 1 and 2): those rows form a
+        // symmetric diagonal block of A.
+        boolean diagonalBlock = grid.firstcol >= grid.firstrow && grid.lastcol <= grid.lastrow;
+        this.halfOffset = grid.firstcol - grid.firstrow;
+        this.half = diagonalBlock ? CgUpperHalf.of(matrix, halfOffset, cols) : null;
+        // The compressed rows are kept only for rows the half does not cover (none at np = 1).
+        boolean allRowsInHalf = half != null && half.n == rows;
+        this.a = allRowsInHalf ? null : matrix.a;
+        this.colidx = allRowsInHalf ? null : matrix.colidx;
+        this.rowstr = allRowsInHalf ? null : matrix.rowstr;
+        if (half != null) {
+            this.halfRows = half.balancedRows(team.size());
+            this.accumulators = new double[team.size() > 1 ? team.size() : 0][];
+            for (int m = 0; m < accumulators.length; m++) {
+                accumulators[m] = new double[cols];
+            }
+        } else {
+            this.halfRows = null;
+            this.accumulators = null;
+        }
         int length = Math.max(naa, Math.max(rows, cols)) + 2;
         x = new double[length];
         z = new double[length];
@@ -103,6 +134,11 @@ final class CgSolver {
         exchangeSendW = Buffer.of(w, grid.sendStart - 1, grid.sendLen);
         exchangeRecvQ = Buffer.of(q, 0, grid.exchRecvLength);
         exchangeRecvR = Buffer.of(r, 0, grid.exchRecvLength);
+    }
+
+    /** Rows of the block whose product uses the upper triangle ({@link CgUpperHalf}); 0 if none. */
+    int upperHalfRows() {
+        return half == null ? 0 : half.n;
     }
 
     /** x = (1, ..., 1), the start of the power iteration. */
@@ -160,10 +196,10 @@ final class CgSolver {
 
         for (int cgit = 1; cgit <= CGITMAX; cgit++) {
             // q = A.p: local product into w, then row reduction and transpose into q.
-            multiply(p, w, r0, r1);
-            exchange(ctx, id, members, q, reduceRecvQ, exchangeRecvQ, c0, c1);
-
-            Arrays.fill(w, w0, w1, 0.0);
+            product(ctx, id, members, p, q, reduceRecvQ, exchangeRecvQ, r0, r1, c0, c1);
+            if (half == null || grid.l2npcols > 0) {
+                Arrays.fill(w, w0, w1, 0.0);
+            }
             double d = allSum(ctx, id, members, dot(p, q, c0, c1));
             double alpha = rho / d;
             double rho0 = rho;
@@ -176,8 +212,7 @@ final class CgSolver {
         }
 
         // ||r|| = ||x - A.z||: r = A.z by the same product and exchanges.
-        multiply(z, w, r0, r1);
-        exchange(ctx, id, members, r, reduceRecvR, exchangeRecvR, c0, c1);
+        product(ctx, id, members, z, r, reduceRecvR, exchangeRecvR, r0, r1, c0, c1);
         double sum = 0.0;
         for (int j = c0; j < c1; j++) {
             double d = x[j] - r[j];
@@ -269,6 +304,58 @@ final class CgSolver {
     }
 
     /**
+     * target = A v over this process row, the block [c0, c1) of it on every member on return.
+     *
+     * <p>Without {@link #half}: each member computes its rows [r0, r1) into w, then the row
+     * reduction and transpose ({@link #exchange}). With it, the half's rows (the process's own
+     * columns) go through the upper triangle and the other rows (none at one process) through
+     * the compressed rows, split among the members separately. One member writes the half's
+     * rows straight into w (at one process: straight into target, no exchange needed). Several:
+     * each member computes its share of the half's rows into its own accumulator (its rows'
+     * sums, and its elements' contributions to later rows, which other members own: so no
+     * member writes another's data), then after a barrier sums the accumulators in member
+     * order over its block [c0, c1) of the half, the same bits whatever the timing. The
+     * accumulators are zeroed again only at the next product, after at least one more barrier
+     * (a reduction's), so nobody is still reading them.
+     */
+    private void product(TeamContext ctx, int id, int members, double[] v, double[] target, Buffer[] reduceRecv,
+            Buffer exchangeRecv, int r0, int r1, int c0, int c1) {
+        if (half == null) {
+            multiply(v, w, r0, r1);
+            exchange(ctx, id, members, target, reduceRecv, exchangeRecv, c0, c1);
+            return;
+        }
+        boolean local = grid.l2npcols == 0;
+        double[] out = local ? target : w;
+        int h0 = halfOffset;
+        if (!local) {
+            // The other rows [0, h0) and [h0 + cols, rows), numbered 0 .. rest-1 and split evenly.
+            int rest = rows - cols;
+            int e0 = block(rest, id, members);
+            int e1 = block(rest, id + 1, members);
+            multiply(v, w, e0, Math.min(e1, h0));
+            multiply(v, w, Math.max(e0, h0) + cols, Math.max(e1, h0) + cols);
+        }
+        if (members == 1) {
+            half.multiply(v, out, h0, 0, cols);
+        } else {
+            half.multiply(v, accumulators[id], halfRows[id], halfRows[id + 1]);
+            barrier(ctx, members);
+            double[] first = accumulators[0];
+            System.arraycopy(first, c0, out, h0 + c0, c1 - c0);
+            for (int m = 1; m < members; m++) {
+                double[] acc = accumulators[m];
+                for (int j = Math.max(c0, halfRows[m]); j < c1; j++) {
+                    out[h0 + j] += acc[j];
+                }
+            }
+        }
+        if (!local) {
+            exchange(ctx, id, members, target, reduceRecv, exchangeRecv, c0, c1);
+        }
+    }
+
+    /**
      * After a product into w: sums w across the process row and moves it to the column
      * distribution in {@code target} (member 0, through the network), or with one process
      * column copies it (every member its block). Barriers before and after.
@@ -295,9 +382,14 @@ final class CgSolver {
                     w[j] += target[j];
                 }
             }
-            Request request = world.irecv(exchangeRecv, grid.exchProc, 1);
-            world.send(exchangeSendW, grid.exchProc, 1);
-            request.await();
+            if (grid.exchProc == grid.me) {
+                // Own transpose partner (both processes at np = 2, the diagonal ones of a square grid): a copy.
+                System.arraycopy(w, grid.sendStart - 1, target, 0, grid.sendLen);
+            } else {
+                Request request = world.irecv(exchangeRecv, grid.exchProc, 1);
+                world.send(exchangeSendW, grid.exchProc, 1);
+                request.await();
+            }
         }
         barrier(ctx, members);
     }
