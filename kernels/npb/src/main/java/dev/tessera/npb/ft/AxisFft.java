@@ -49,44 +49,62 @@ final class AxisFft {
             throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + expected);
         }
         int lanes = lanes(n, axis == 0 ? d2 : d1);
-        int batches = axis == 0 ? (d2 / lanes) * d3 : (d1 / lanes) * (axis == 1 ? d3 : d2);
-        team.region(ctx -> {
-            double[][][] s = scratch[ctx.id()];
-            ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) -> {
-                for (int b = from; b < to; b++) {
-                    if (axis == 0) {
-                        int base = b * lanes * d1; // lines b*lanes .. +lanes-1, each d1 long
-                        gatherRows(re, s[0], base, n, lanes);
-                        gatherRows(im, s[1], base, n, lanes);
-                        fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
-                        scatterRows(s[0], re, base, n, lanes);
-                        scatterRows(s[1], im, base, n, lanes);
-                    } else {
-                        int blocks = d1 / lanes;
-                        int outer = b / blocks;
-                        int lane0 = (b % blocks) * lanes;
-                        int base;
-                        int stride;
-                        if (axis == 1) {
-                            base = outer * d1 * d2 + lane0;
-                            stride = d1;
-                        } else {
-                            base = outer * d1 + lane0;
-                            stride = d1 * d2;
-                        }
-                        for (int t = 0; t < n; t++) {
-                            System.arraycopy(re, base + t * stride, s[0][t], 0, lanes);
-                            System.arraycopy(im, base + t * stride, s[1][t], 0, lanes);
-                        }
-                        fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
-                        for (int t = 0; t < n; t++) {
-                            System.arraycopy(s[0][t], 0, re, base + t * stride, lanes);
-                            System.arraycopy(s[1][t], 0, im, base + t * stride, lanes);
-                        }
-                    }
-                }
+        // Two regions with their own lambdas and batch methods, one for the contiguous axis and one
+        // for the strided ones: each is compiled with a profile of its own path. One lambda holding
+        // both paths was compiled by C2 for the path it had seen first and deoptimised ("uncommon
+        // trap") when the other axis came, two or three times in a run, in the timed part.
+        if (axis == 0) {
+            int batches = (d2 / lanes) * d3;
+            team.region(ctx -> {
+                double[][][] s = scratch[ctx.id()];
+                ctx.parallelForRange(0, batches, Schedule.STATIC,
+                        (from, to) -> lineBatches(fft, direction, re, im, s, n, lanes, from, to));
             });
-        });
+        } else {
+            int blocks = d1 / lanes;
+            int batches = blocks * (axis == 1 ? d3 : d2);
+            int outerStride = axis == 1 ? d1 * d2 : d1;
+            int stride = axis == 1 ? d1 : d1 * d2;
+            team.region(ctx -> {
+                double[][][] s = scratch[ctx.id()];
+                ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) ->
+                        stridedBatches(fft, direction, re, im, s, n, lanes, blocks, outerStride, stride, from, to));
+            });
+        }
+    }
+
+    /** Batches [from, to) along the contiguous axis: batch b is lines b*lanes .. +lanes-1, each n long. */
+    private static void lineBatches(StockhamFft fft, int direction, double[] re, double[] im, double[][][] s, int n,
+            int lanes, int from, int to) {
+        for (int b = from; b < to; b++) {
+            int base = b * lanes * n;
+            gatherRows(re, s[0], base, n, lanes);
+            gatherRows(im, s[1], base, n, lanes);
+            fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+            scatterRows(s[0], re, base, n, lanes);
+            scatterRows(s[1], im, base, n, lanes);
+        }
+    }
+
+    /**
+     * Batches [from, to) along a strided axis: batch b is lanes consecutive points
+     * ((b % blocks) * lanes ..) of the lines at {@code (b / blocks) * outerStride}, point t of
+     * each line {@code t * stride} further on.
+     */
+    private static void stridedBatches(StockhamFft fft, int direction, double[] re, double[] im, double[][][] s,
+            int n, int lanes, int blocks, int outerStride, int stride, int from, int to) {
+        for (int b = from; b < to; b++) {
+            int base = (b / blocks) * outerStride + (b % blocks) * lanes;
+            for (int t = 0; t < n; t++) {
+                System.arraycopy(re, base + t * stride, s[0][t], 0, lanes);
+                System.arraycopy(im, base + t * stride, s[1][t], 0, lanes);
+            }
+            fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+            for (int t = 0; t < n; t++) {
+                System.arraycopy(s[0][t], 0, re, base + t * stride, lanes);
+                System.arraycopy(s[1][t], 0, im, base + t * stride, lanes);
+            }
+        }
     }
 
     /** Lane j = line j of length n starting at base: batch[t][j] = x[base + j*n + t], each line read in order. */
