@@ -27,7 +27,7 @@ class FtWarmUpTest {
         // The six checksums as the detail lines print them (13 significant digits).
         assertEquals(cold.verificationDetail(), warm.verificationDetail());
         assertEquals("setup and forward FFT once untimed (as the reference)", cold.warmUp());
-        assertEquals("setup and forward FFT, then 1 time step (evolve, inverse FFT, checksum) untimed"
+        assertEquals("setup and forward FFT, then 2 time steps (evolve, inverse FFT, checksum) untimed"
                 + " (reference: setup and forward FFT)", warm.warmUp());
     }
 
