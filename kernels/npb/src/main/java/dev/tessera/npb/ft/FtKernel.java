@@ -33,7 +33,7 @@ import java.util.Locale;
  * work array that holds u1 and then, transformed in place, u2.
  *
  * <p>Timing as the reference: one untimed pass of setup and forward FFT to touch all
- * data (plus, unlike the reference, one untimed time step: {@link #WARM_UP_STEPS}), then
+ * data (plus, unlike the reference, a few untimed time steps: {@link #warmUpSteps(char)}), then
  * everything from setup to the last checksum is timed; time is the maximum over ranks.
  */
 public final class FtKernel implements NpbKernel, MemoryFootprint {
@@ -44,23 +44,27 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
     private static final double ALPHA = 1.0e-6;
     /**
      * Untimed time steps (evolve, inverse FFT, checksum) after the reference's untimed setup and
-     * forward FFT. The reference runs none; without them, C2 compiled the evolution and the
-     * inverse path inside the timed part, where at 1 rank x 2 threads or 2 ranks x 1 thread its
-     * compiler threads share the two cores with the ranks' work. Class A 1x2, fresh JVMs: 0.79-0.86
-     * s without, 0.67-0.68 s with one step, the same as a second run in the same JVM. 2x1 (smp,
-     * first run in a JVM): 0.83-0.87 s with one step, 0.79-0.81 with two, 0.72-0.73 for the second
-     * run. The timed part starts again from setup, so the checksums are those of a cold run
-     * ({@code FtWarmUpTest}).
+     * forward FFT: 6 for classes S, W and A, 2 for B and C, whose steps are four and more times
+     * longer. The reference runs none; without them, C2 compiled the evolution and the inverse
+     * path inside the timed part, where at 1 rank x 2 threads or 2 ranks x 1 thread its compiler
+     * threads share the two cores with the ranks' work. Class A, fresh JVMs: 1x2 0.79-0.86 s
+     * without, 0.67-0.68 s with one step, the same as a second run in the same JVM; 2x1 on shm
+     * (two JVMs, each compiling for its rank) 0.97-1.16 s with two steps, 0.92-1.00 with four,
+     * 0.89-0.93 with six. The timed part starts again from setup, so the checksums are those of
+     * a cold run ({@code FtWarmUpTest}).
      */
-    static final int WARM_UP_STEPS = 2;
+    static int warmUpSteps(char problemClass) {
+        char c = Character.toUpperCase(problemClass);
+        return c == 'B' || c == 'C' ? 2 : 6;
+    }
 
     /** Rows of the process grid chosen by the caller (0: the reference's default choice). */
     private final int rows;
-    /** Untimed time steps before the timed part. */
+    /** Untimed time steps before the timed part; -1: the class's {@link #warmUpSteps(char)}. */
     private final int warmUpSteps;
 
     public FtKernel() {
-        this(0, WARM_UP_STEPS);
+        this(0, -1);
     }
 
     /**
@@ -68,10 +72,10 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
      * allows (np1 = 1: 1D layout, np1 > 1: 2D layout); for tests of the 2D layout on few ranks.
      */
     FtKernel(int np1) {
-        this(np1, WARM_UP_STEPS);
+        this(np1, -1);
     }
 
-    /** As {@link #FtKernel(int)}, with {@code warmUpSteps} untimed time steps (tests compare 0 with the default). */
+    /** As {@link #FtKernel(int)}, with {@code warmUpSteps} untimed time steps (-1: the class's; tests compare 0 with it). */
     FtKernel(int np1, int warmUpSteps) {
         this.rows = np1;
         this.warmUpSteps = warmUpSteps;
@@ -117,10 +121,11 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
         FtProblem p = FtProblem.of(problemClass);
         Solver s = new Solver(world, team, p, rows);
         // Untimed pass: touch all data and warm the code (FT/ft.f main program), then our untimed
-        // time steps (see WARM_UP_STEPS).
+        // time steps (see warmUpSteps).
+        int warmUp = warmUpSteps >= 0 ? warmUpSteps : warmUpSteps(problemClass);
         s.setup();
         s.forward();
-        for (int w = 0; w < warmUpSteps; w++) {
+        for (int w = 0; w < warmUp; w++) {
             s.evolve();
             s.inverse();
             s.checksum();
@@ -154,7 +159,7 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
         }
         double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
         return new KernelResult("FT", p.problemClass(), p.nx() + "x" + p.ny() + "x" + p.nz(), p.iterations(), seconds,
-                mops, "floating point", verified, detail.toString(), warmUpText(warmUpSteps));
+                mops, "floating point", verified, detail.toString(), warmUpText(warmUp));
     }
 
     /** The report's WARM-UP line. */
