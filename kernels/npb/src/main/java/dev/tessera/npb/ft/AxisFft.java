@@ -49,44 +49,159 @@ final class AxisFft {
             throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + expected);
         }
         int lanes = lanes(n, axis == 0 ? d2 : d1);
-        int batches = axis == 0 ? (d2 / lanes) * d3 : (d1 / lanes) * (axis == 1 ? d3 : d2);
+        // Two regions with their own lambdas and batch methods, one for the contiguous axis and one
+        // for the strided ones: each is compiled with a profile of its own path. One lambda holding
+        // both paths was compiled by C2 for the path it had seen first and deoptimised ("uncommon
+        // trap") when the other axis came, two or three times in a run, in the timed part.
+        if (axis == 0) {
+            int batches = (d2 / lanes) * d3;
+            team.region(ctx -> {
+                double[][][] s = scratch[ctx.id()];
+                ctx.parallelForRange(0, batches, Schedule.STATIC,
+                        (from, to) -> lineBatches(fft, direction, re, im, s, n, lanes, from, to));
+            });
+        } else {
+            int blocks = d1 / lanes;
+            int batches = blocks * (axis == 1 ? d3 : d2);
+            int outerStride = axis == 1 ? d1 * d2 : d1;
+            int stride = axis == 1 ? d1 : d1 * d2;
+            team.region(ctx -> {
+                double[][][] s = scratch[ctx.id()];
+                ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) ->
+                        stridedBatches(fft, direction, re, im, s, n, lanes, blocks, outerStride, stride, from, to));
+            });
+        }
+    }
+
+    /**
+     * FFTs along axis 0 of the block {@code d1 x d2 x d3} (the contiguous lines; line L starts
+     * at {@code L * d1}), with the results written interleaved into {@code dst} instead of back:
+     * point t of line L goes to {@code dst[2 * L + t * dstStride]} (real) and the next index
+     * (imaginary). Rows of a batch are consecutive lines, so each point t is written as one
+     * run of {@code 2 * lanes} doubles. FT's 1D layout sends its z-transformed data this way,
+     * straight into the alltoall's buffer ({@link SlabTranspose#sendBuffer}).
+     */
+    void transformLinesInto(StockhamFft fft, int direction, double[] re, double[] im, int d1, int d2, int d3,
+            double[] dst, int dstStride) {
+        int n = fft.length();
+        if (n != d1) {
+            throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + d1);
+        }
+        int lanes = lanes(n, d2);
+        int batches = (d2 / lanes) * d3;
         team.region(ctx -> {
             double[][][] s = scratch[ctx.id()];
-            ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) -> {
-                for (int b = from; b < to; b++) {
-                    if (axis == 0) {
-                        int base = b * lanes * d1; // lines b*lanes .. +lanes-1, each d1 long
-                        gatherRows(re, s[0], base, n, lanes);
-                        gatherRows(im, s[1], base, n, lanes);
-                        fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
-                        scatterRows(s[0], re, base, n, lanes);
-                        scatterRows(s[1], im, base, n, lanes);
-                    } else {
-                        int blocks = d1 / lanes;
-                        int outer = b / blocks;
-                        int lane0 = (b % blocks) * lanes;
-                        int base;
-                        int stride;
-                        if (axis == 1) {
-                            base = outer * d1 * d2 + lane0;
-                            stride = d1;
-                        } else {
-                            base = outer * d1 + lane0;
-                            stride = d1 * d2;
-                        }
-                        for (int t = 0; t < n; t++) {
-                            System.arraycopy(re, base + t * stride, s[0][t], 0, lanes);
-                            System.arraycopy(im, base + t * stride, s[1][t], 0, lanes);
-                        }
-                        fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
-                        for (int t = 0; t < n; t++) {
-                            System.arraycopy(s[0][t], 0, re, base + t * stride, lanes);
-                            System.arraycopy(s[1][t], 0, im, base + t * stride, lanes);
-                        }
-                    }
-                }
-            });
+            ctx.parallelForRange(0, batches, Schedule.STATIC,
+                    (from, to) -> lineBatchesInto(fft, direction, re, im, s, n, lanes, dst, dstStride, from, to));
         });
+    }
+
+    /**
+     * FFTs along axis 1 of the block {@code d1 x d2 x d3} (in place in {@code re, im}), whose
+     * input is read from {@code src}, interleaved and cut into slabs of {@code rowsPerSlab}
+     * rows of axis 1: point (i, t, k) at {@code src[2 * ((t / rowsPerSlab) * slabPoints + k * d1
+     * * rowsPerSlab + i + d1 * (t % rowsPerSlab))]} and the next index, where {@code slabPoints
+     * = d1 * rowsPerSlab * d3}. That is the alltoall's receive buffer of FT's 1D layout going
+     * back from z to x (block p holds y range p of every local z plane), so the transpose's
+     * local finish is this FFT's gather.
+     */
+    void transformColumnsFrom(StockhamFft fft, int direction, double[] src, int rowsPerSlab, double[] re,
+            double[] im, int d1, int d2, int d3) {
+        int n = fft.length();
+        if (n != d2 || d2 % rowsPerSlab != 0) {
+            throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + d2 + " in slabs of "
+                    + rowsPerSlab);
+        }
+        int lanes = lanes(n, d1);
+        int blocks = d1 / lanes;
+        int batches = blocks * d3;
+        team.region(ctx -> {
+            double[][][] s = scratch[ctx.id()];
+            ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) ->
+                    columnBatchesFrom(fft, direction, src, rowsPerSlab, re, im, s, n, lanes, blocks, d1, d3, from, to));
+        });
+    }
+
+    private static void lineBatchesInto(StockhamFft fft, int direction, double[] re, double[] im, double[][][] s,
+            int n, int lanes, double[] dst, int dstStride, int from, int to) {
+        for (int b = from; b < to; b++) {
+            int base = b * lanes * n;
+            gatherRows(re, s[0], base, n, lanes);
+            gatherRows(im, s[1], base, n, lanes);
+            fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+            int line0 = 2 * b * lanes;
+            for (int t = 0; t < n; t++) {
+                interleave(s[0][t], s[1][t], dst, line0 + t * dstStride, lanes);
+            }
+        }
+    }
+
+    private static void columnBatchesFrom(StockhamFft fft, int direction, double[] src, int rowsPerSlab,
+            double[] re, double[] im, double[][][] s, int n, int lanes, int blocks, int d1, int d3, int from, int to) {
+        int slabRow = d1 * rowsPerSlab;
+        int slabPoints = slabRow * d3;
+        for (int b = from; b < to; b++) {
+            int k = b / blocks;
+            int i0 = (b % blocks) * lanes;
+            for (int t = 0; t < n; t++) {
+                int at = 2 * ((t / rowsPerSlab) * slabPoints + k * slabRow + i0 + d1 * (t % rowsPerSlab));
+                deinterleave(src, at, s[0][t], s[1][t], lanes);
+            }
+            fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+            int base = k * d1 * n + i0;
+            for (int t = 0; t < n; t++) {
+                System.arraycopy(s[0][t], 0, re, base + t * d1, lanes);
+                System.arraycopy(s[1][t], 0, im, base + t * d1, lanes);
+            }
+        }
+    }
+
+    private static void interleave(double[] r, double[] i, double[] dst, int at, int lanes) {
+        for (int j = 0; j < lanes; j++) {
+            dst[at + 2 * j] = r[j];
+            dst[at + 2 * j + 1] = i[j];
+        }
+    }
+
+    private static void deinterleave(double[] src, int at, double[] r, double[] i, int lanes) {
+        for (int j = 0; j < lanes; j++) {
+            r[j] = src[at + 2 * j];
+            i[j] = src[at + 2 * j + 1];
+        }
+    }
+
+    /** Batches [from, to) along the contiguous axis: batch b is lines b*lanes .. +lanes-1, each n long. */
+    private static void lineBatches(StockhamFft fft, int direction, double[] re, double[] im, double[][][] s, int n,
+            int lanes, int from, int to) {
+        for (int b = from; b < to; b++) {
+            int base = b * lanes * n;
+            gatherRows(re, s[0], base, n, lanes);
+            gatherRows(im, s[1], base, n, lanes);
+            fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+            scatterRows(s[0], re, base, n, lanes);
+            scatterRows(s[1], im, base, n, lanes);
+        }
+    }
+
+    /**
+     * Batches [from, to) along a strided axis: batch b is lanes consecutive points
+     * ((b % blocks) * lanes ..) of the lines at {@code (b / blocks) * outerStride}, point t of
+     * each line {@code t * stride} further on.
+     */
+    private static void stridedBatches(StockhamFft fft, int direction, double[] re, double[] im, double[][][] s,
+            int n, int lanes, int blocks, int outerStride, int stride, int from, int to) {
+        for (int b = from; b < to; b++) {
+            int base = (b / blocks) * outerStride + (b % blocks) * lanes;
+            for (int t = 0; t < n; t++) {
+                System.arraycopy(re, base + t * stride, s[0][t], 0, lanes);
+                System.arraycopy(im, base + t * stride, s[1][t], 0, lanes);
+            }
+            fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+            for (int t = 0; t < n; t++) {
+                System.arraycopy(s[0][t], 0, re, base + t * stride, lanes);
+                System.arraycopy(s[1][t], 0, im, base + t * stride, lanes);
+            }
+        }
     }
 
     /** Lane j = line j of length n starting at base: batch[t][j] = x[base + j*n + t], each line read in order. */

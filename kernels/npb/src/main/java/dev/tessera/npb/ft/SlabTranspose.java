@@ -17,9 +17,13 @@ import dev.tessera.task.Team;
  * </ul>
  * xyz to zxy: the local transpose writes {@code zl + nzl*q} (so that the block for
  * rank p, the q of p's y range, is contiguous); after the alltoall, block p holds
- * z-range p and each (x, yl) line of it is copied to its place in z. zxy to xyz is the
- * mirror image. The send and receive buffers interleave real and imaginary parts so
- * that one alltoall moves both.
+ * z-range p and each (x, yl) line of it is copied to its place in z. zxy to xyz (once
+ * per time step) has no local passes of its own: the z FFT writes its results into the
+ * send buffer in the order the alltoall sends them ({@link #sendBuffer}), and the y FFT
+ * that follows reads the receive buffer directly ({@link #exchangeToXyz}); the two passes
+ * over the 2 x 16 bytes of every local point that a local transpose and a local finish
+ * would add are gone. The send and receive buffers interleave real and imaginary parts
+ * so that one alltoall moves both.
  *
  * <p>The local steps run over the team's members (static schedule over tiles or lines);
  * the alltoall runs on the calling thread between them.
@@ -71,26 +75,23 @@ final class SlabTranspose {
         });
     }
 
-    /** zxy (re, im) to xyz, written back into (re, im). */
-    void zxyToXyz(double[] re, double[] im) {
-        int nzl = nz / np;
-        int nxny = nx * ny;
-        int nxnyl = nx * (ny / np);
-        transposeInterleaved(re, im, nz, nxnyl, send);
+    /**
+     * The zxy-to-xyz transpose's send buffer: the z FFT writes into it directly
+     * ({@link AxisFft#transformLinesInto}), point (z, ql) of this rank's y range at
+     * {@code 2 * (ql + nx * ny/np * z)}, so that block p (z range p) is contiguous.
+     */
+    double[] sendBuffer() {
+        return send;
+    }
+
+    /**
+     * The zxy-to-xyz exchange: one alltoall of the send buffer; returns the receive buffer, whose
+     * block p holds y range p of this rank's z planes, point (ql, zl) at
+     * {@code 2 * (p * nzl * nxnyl + nxnyl * zl + ql)} ({@link AxisFft#transformColumnsFrom} reads it).
+     */
+    double[] exchangeToXyz() {
         comm.alltoall(Buffer.of(send), Buffer.of(recv));
-        // block p: (ql fastest, zl) for y in p's range -> re[p*nxnyl + ql + nxny*zl]
-        team.parallelForRange(0, nzl, Schedule.STATIC, (from, to) -> {
-            for (int zl = from; zl < to; zl++) {
-                for (int p = 0; p < np; p++) {
-                    int src = 2 * (p * nzl * nxnyl + nxnyl * zl);
-                    int dst = p * nxnyl + nxny * zl;
-                    for (int ql = 0; ql < nxnyl; ql++) {
-                        re[dst + ql] = recv[src + 2 * ql];
-                        im[dst + ql] = recv[src + 2 * ql + 1];
-                    }
-                }
-            }
-        });
+        return recv;
     }
 
     /** dst[2*(j + n2*i)] = re[i + n1*j], dst[... + 1] = im[...], for i < n1, j < n2; 32x32 tiles over the team. */

@@ -96,7 +96,9 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
         int c = ClassLetter.require("IS", problemClass, CLASSES);
         long keys = (1L << TOTAL_KEYS_LOG_2[c]) / ranks;
         long keyRange = Math.min(1L << MAX_KEY_LOG_2[c], 2L * (1L << MAX_KEY_LOG_2[c]) / ranks + 1024);
-        return Integer.BYTES * (IsRanking.keyArrayInts((int) keys, ranks) + threads * keyRange) + (4L << 20);
+        // Keys, the counts (ints) and, with more than one thread, each member's 16-bit histogram.
+        return Integer.BYTES * (IsRanking.keyArrayInts((int) keys, ranks) + keyRange)
+                + (threads > 1 ? (long) Character.BYTES * threads * keyRange : 0) + (4L << 20);
     }
 
     @Override
