@@ -48,6 +48,18 @@ final class CollectiveChannel {
         this.check = on && !framed ? new CollectiveCheck(comm, tag, signature) : null;
     }
 
+    /** A channel whose agreement check (or none: null) the caller made: the shared-memory flag check. */
+    CollectiveChannel(Comm comm, String call, int tag, Datatype type, CollectiveCheck check) {
+        this.comm = comm;
+        this.device = comm.device();
+        this.call = call;
+        this.tag = tag;
+        this.context = comm.collectiveContext();
+        this.type = type;
+        this.frame = null;
+        this.check = check;
+    }
+
     /**
      * Ends the call's agreement check at the end of a call that ran Tessera's own algorithm:
      * compares at once if the neighbour's signature is in, else leaves the comparison pending
