@@ -951,6 +951,18 @@ public class Comm {
     }
 
     /**
+     * How many collective calls of this rank on this communicator moved their data through
+     * the shm device's shared-memory collective path (barrier, bcast, reduce, allreduce,
+     * allgather and alltoall whose data fits a slot; see docs/collectives.md); 0 on other
+     * devices, with TESSERA_SHM_COLL=off, or for communicators the path does not cover.
+     * A diagnostic, for checking that the path is taken.
+     */
+    public long sharedMemoryCollectiveCalls() {
+        NodeCollectives n = node();
+        return n == null ? 0 : n.slotCalls();
+    }
+
+    /**
      * The shared-memory collectives of this communicator ({@link NodeCollectives}), or null
      * when the device offers no shared region for it (not the shm device, TESSERA_SHM_COLL=off,
      * a communicator other than the world) or it has one rank.

@@ -16,8 +16,8 @@ import java.lang.invoke.VarHandle;
  * flagged call (k = 1, 2, ...) uses slot k mod DEPTH:
  * <pre>
  * live line of j at 64 j
- *   0   long  2 (index + 1) + 1 for j's latest collective call on the communicator, whether it
- *             is flagged (goes through the slots) or not; a closing rank writes an index past all
+ *   0   long  2 (index + 1) for j's latest collective call on the communicator that does not go
+ *             through the slots (0: none yet); a closing rank writes an index past all calls
  * slot (j, k mod DEPTH) at 64 members + (DEPTH j + k mod DEPTH) stride
  *   0   long  k, written last (release)
  *   8   long  count       } the call's signature
@@ -28,24 +28,24 @@ import java.lang.invoke.VarHandle;
  * </pre>
  *
  * <p>Protocol. A flagged call k first waits until every member has started its call
- * k - DEPTH + 1: a member reads a peer's slot of call k - DEPTH only during its own call
- * k - DEPTH, or in that call's agreement check, which it completes before it starts its next
- * call. So a rank can run up to DEPTH - 1 calls ahead of the slowest, as a bcast root does
- * in a loop. It writes its contribution and signature into its slot, then the sequence
- * number (release), and rings the members that sleep. A reader waits for the slot's
- * sequence number to reach k (acquire) and reads the slot: for a small message, one cache
- * line moves from the writer's core to the reader's.
+ * k - DEPTH + LAG + 1: a member reads a peer's slot of call m during its own call m, and
+ * its right neighbour's for the deferred agreement check until it starts its call
+ * m + LAG + 1 at the latest. So a rank can run up to DEPTH - LAG - 1 calls ahead of the
+ * slowest, as a bcast root does in a loop. It writes its contribution and signature into
+ * its slot, then the sequence number (release), and rings the members that sleep. A reader
+ * waits for the slot's sequence number to reach k (acquire) and reads the slot: for a small
+ * message, one cache line moves from the writer's core to the reader's.
  *
  * <p>Agreement check ({@link CollectiveCheck}) without any message: a rank compares the
  * signature of every member whose slot it reads (the root for a bcast, every member for
- * allreduce and barrier), and its right ring neighbour's otherwise (deferred as the message
- * check is: compared at the end of the call if it is there, else at the next collective, in
- * a blocking wait, at free or at close). Every collective call draws an index in program
- * order ({@link Comm#nextCollectiveIndex}) and writes it into the live line; calls that do
- * not go through the slots (nonblocking, vector and object collectives) mark it unflagged.
- * A rank that waits for a member's slot k therefore stops with the mismatch error, never
- * hangs, when that member made another kind of call at that index or went past it (or
- * closed), and with the job's error when a member dies. Calls whose data does not fit a
+ * allreduce and barrier), and its right ring neighbour's otherwise: at the end of the call
+ * if that slot is there, else left pending until a later call needs the slot's reuse
+ * (LAG calls later), a blocking wait, free or close. Every collective call draws an index in program
+ * order ({@link Comm#nextCollectiveIndex}); a flagged call writes its index into its slot's
+ * signature, a call that does not go through the slots (nonblocking, vector and object
+ * collectives) writes it into the live line. A rank that waits for a member's slot k
+ * therefore stops with the mismatch error, never hangs, when that member made another kind
+ * of call at that index or went past it (or closed), and with the job's error when a member dies. Calls whose data does not fit a
  * slot (or with a forced algorithm) still publish their slot's signature and sequence, and
  * run the point-to-point algorithms with this check.
  */
@@ -81,6 +81,8 @@ final class NodeCollectives {
     /** Calls up to this one are compared with the right neighbour's; calls up to rightTo need to be. */
     private long rightChecked;
     private long rightTo;
+    /** Calls whose data moved through the slots (diagnostics: {@link Comm#sharedMemoryCollectiveCalls}). */
+    private final java.util.concurrent.atomic.AtomicLong slotCalls = new java.util.concurrent.atomic.AtomicLong();
     /** Whether the agreement check is on (read at each call: the tuning may change it on every rank). */
     private boolean checking;
 
@@ -100,6 +102,10 @@ final class NodeCollectives {
         this.seen = new long[p];
     }
 
+    long slotCalls() {
+        return slotCalls.get();
+    }
+
     /** Bytes one rank can contribute to a call through the slots. */
     long slotBytes() {
         return slot;
@@ -115,7 +121,7 @@ final class NodeCollectives {
     }
 
     private static long live(long callIndex, boolean flagged) {
-        return ((callIndex + 1) << 1) | (flagged ? 1 : 0);
+        return ((callIndex + 1) << 1) | (flagged ? 1 : 0);   // flagged calls do not write it today
     }
 
     /** A collective call at {@code callIndex} that does not go through the flags (see the class comment). */
@@ -167,7 +173,6 @@ final class NodeCollectives {
         mem.set(ValueLayout.JAVA_SHORT, at + SIG + 18, (short) signature.type());
         mem.set(ValueLayout.JAVA_INT, at + SIG + 20, signature.op());
         LONG.setRelease(mem, at + SEQ, k);
-        LONG.setRelease(mem, live(me), live(callIndex, true));
         region.wake();
         return new Call(k, callIndex, signature);
     }
@@ -195,8 +200,14 @@ final class NodeCollectives {
         if (seen[j] >= k) {
             return true;
         }
-        long live = (long) LONG.getAcquire(mem, live(j));
         long s = (long) LONG.getAcquire(mem, slotAt(j, k) + SEQ);
+        if (s >= k) {
+            seen[j] = s;
+            return true;
+        }
+        // not there: the live word, then the sequence again (a live word written after the slot implies the slot)
+        long live = (long) LONG.getAcquire(mem, live(j));
+        s = (long) LONG.getAcquire(mem, slotAt(j, k) + SEQ);
         if (s >= k) {
             seen[j] = s;
             return true;
@@ -204,9 +215,9 @@ final class NodeCollectives {
         long theirs = (live >> 1) - 1;
         if (live != 0 && (theirs > myIndex || theirs == myIndex && (live & 1) == 0)) {
             throw CollectiveCheck.mismatch(comm, mine, j, new String[] {"made",
-                    mine.call() + " its collective call number " + (myIndex + 1) + " on this communicator",
+                    mine.call() + " as its collective call number " + (myIndex + 1) + " on this communicator",
                     theirs > Long.MAX_VALUE / 8 ? "no such call before it closed"
-                            : "another kind of collective call (nonblocking, vector or object) its number "
+                            : "another kind of collective call (nonblocking, vector or object) as its number "
                             + (Math.min(theirs, myIndex) + 1)});
         }
         return false;
@@ -230,8 +241,8 @@ final class NodeCollectives {
             throw CollectiveCheck.mismatch(comm, mine, j, other);
         }
         if (theirIndex != (int) myIndex) {
-            throw CollectiveCheck.mismatch(comm, mine, j, new String[] {"made", mine.call() + " its collective call number "
-                    + (myIndex + 1) + " on this communicator", "it its number " + (Integer.toUnsignedLong(theirIndex) + 1)
+            throw CollectiveCheck.mismatch(comm, mine, j, new String[] {"made", mine.call() + " as its collective call number "
+                    + (myIndex + 1) + " on this communicator", "it as its number " + (Integer.toUnsignedLong(theirIndex) + 1)
                     + " (the ranks made different numbers of collective calls before it)"});
         }
     }
@@ -307,12 +318,14 @@ final class NodeCollectives {
 
     void barrier(CollectiveCheck.Signature signature) {
         Call c = start(signature, null);
+        slotCalls.getAndIncrement();
         awaitAll(c);
         finish(c, Integer.MAX_VALUE);
     }
 
     void bcast(CollectiveCheck.Signature signature, MemorySegment data, int root) {
         Call c = start(signature, me == root ? data : null);
+        slotCalls.getAndIncrement();
         if (me != root) {
             await(root, c.k(), c.index(), signature, true);
             if (data.byteSize() > 0) {
@@ -325,6 +338,7 @@ final class NodeCollectives {
     /** Reduce into {@code data} at the root (every rank's contribution is in its {@code data}). */
     void reduce(CollectiveCheck.Signature signature, MemorySegment data, int count, Op op, Datatype type, int root) {
         Call c = start(signature, data);
+        slotCalls.getAndIncrement();
         if (me == root) {
             awaitAll(c);
             combine(c.k(), data, count, op, type);
@@ -334,6 +348,7 @@ final class NodeCollectives {
 
     void allreduce(CollectiveCheck.Signature signature, MemorySegment data, int count, Op op, Datatype type) {
         Call c = start(signature, data);
+        slotCalls.getAndIncrement();
         awaitAll(c);
         combine(c.k(), data, count, op, type);
         finish(c, Integer.MAX_VALUE);
@@ -354,6 +369,7 @@ final class NodeCollectives {
     /** Allgather: {@code mine} is this rank's block, {@code blocks} the receive buffer's blocks. */
     void allgather(CollectiveCheck.Signature signature, MemorySegment mine, MemorySegment[] blocks) {
         Call c = start(signature, mine);
+        slotCalls.getAndIncrement();
         for (int j = 0; j < p; j++) {
             if (j != me) {
                 await(j, c.k(), c.index(), signature, true);
@@ -366,6 +382,7 @@ final class NodeCollectives {
     /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code in} the receive buffer's blocks. */
     void alltoall(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment[] in, long blockBytes) {
         Call c = start(signature, send);
+        slotCalls.getAndIncrement();
         for (int j = 0; j < p; j++) {
             if (j != me) {
                 await(j, c.k(), c.index(), signature, true);
