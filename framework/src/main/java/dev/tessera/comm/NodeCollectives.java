@@ -130,8 +130,18 @@ final class NodeCollectives {
         region.wake();
     }
 
-    /** The rank closes: a member that waits for a flag this rank did not publish stops with the mismatch error. */
+    /**
+     * The rank closes: a member that waits for a slot this rank did not publish stops with the
+     * mismatch error. Not in a failed job (its members report its failure).
+     */
     void announceClosed() {
+        try {
+            comm.device().checkHealthy();
+        } catch (RuntimeException failed) {
+            return;   // a failed job: the members must see its failure, not a missing call
+        }
+        // a rank whose main ends by an exception closes before reporting it: the waiters tell the two apart
+        // ({@link #reached}) by waiting until its process has exited, when the failure is in the job's state
         LONG.setRelease(mem, live(me), live(Long.MAX_VALUE / 4, false));
         region.wake();
     }
@@ -184,7 +194,10 @@ final class NodeCollectives {
      */
     private void await(int j, long k, long myIndex, CollectiveCheck.Signature mine, boolean compare) {
         if (seen[j] < k && !reached(j, k, myIndex, mine)) {
-            region.awaitUntil(() -> reached(j, k, myIndex, mine), worldOf[j]);
+            // while waiting, the pending comparisons with the right neighbour too: a mismatch there may be
+            // what keeps j from coming (it made a nonblocking call where this rank made a blocking one)
+            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRight())
+                    & reached(j, k, myIndex, mine), worldOf[j]);
         }
         if (compare && checking) {
             compare(j, k, myIndex, mine);
@@ -214,9 +227,16 @@ final class NodeCollectives {
         }
         long theirs = (live >> 1) - 1;
         if (live != 0 && (theirs > myIndex || theirs == myIndex && (live & 1) == 0)) {
+            boolean closed = theirs > Long.MAX_VALUE / 8;
+            if (closed && !region.memberExited(worldOf[j])) {
+                // a rank closes its session before the exception that ends its main is reported: wait until its
+                // process is gone, by then a failure it reports is in the job's state (checked next)
+                return false;
+            }
+            comm.device().checkHealthy();   // a job that failed reports its failure, not what it left undone
             throw CollectiveCheck.mismatch(comm, mine, j, new String[] {"made",
                     mine.call() + " as its collective call number " + (myIndex + 1) + " on this communicator",
-                    theirs > Long.MAX_VALUE / 8 ? "no such call before it closed"
+                    closed ? "no such call before it closed"
                             : "another kind of collective call (nonblocking, vector or object) as its number "
                             + (Math.min(theirs, myIndex) + 1)});
         }

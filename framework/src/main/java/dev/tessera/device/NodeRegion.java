@@ -48,6 +48,9 @@ public interface NodeRegion {
      */
     void awaitUntil(BooleanSupplier ready, int worldPeer);
 
+    /** Whether the process of member {@code worldPeer} has exited (for a member that said it closed). */
+    boolean memberExited(int worldPeer);
+
     /** After a member published a flag: wakes the members that sleep in {@link #awaitUntil}. */
     void wake();
 }

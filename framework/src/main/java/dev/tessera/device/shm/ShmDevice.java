@@ -104,6 +104,9 @@ public final class ShmDevice extends MatchingDevice {
     /** Sleeps on the doorbell so far (diagnostics and tests). */
     private final AtomicInteger sleeps = new AtomicInteger();
 
+    /** Polls of a shared-memory collective's condition between two calls of {@link #progress} while waiting. */
+    private static final int CONDITION_POLLS = 16;
+
     /** The world communicator's shared-memory collective region, or null (TESSERA_SHM_COLL=off). */
     private final Region worldRegion;
 
@@ -838,6 +841,12 @@ public final class ShmDevice extends MatchingDevice {
         }
 
         @Override
+        public boolean memberExited(int worldPeer) {
+            int p = localOfWorld[worldPeer];
+            return !ProcessHandle.of(peerPids[p]).map(ProcessHandle::isAlive).orElse(false);
+        }
+
+        @Override
         public void wake() {
             for (long bell : peerBells) {
                 if (bell >= 0) {
@@ -860,6 +869,13 @@ public final class ShmDevice extends MatchingDevice {
         }
         int idle = 0;
         while (!ready.getAsBoolean()) {
+            // the condition is a read of a cache line: poll it a few times between progress calls
+            for (int i = 0; i < CONDITION_POLLS; i++) {
+                Thread.onSpinWait();
+                if (ready.getAsBoolean()) {
+                    return;
+                }
+            }
             if (progress()) {
                 idle = 0;
                 continue;
