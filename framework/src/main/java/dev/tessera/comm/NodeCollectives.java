@@ -284,12 +284,12 @@ final class NodeCollectives {
      */
     private void finish(Call call, int compared) {
         int right = (me + 1) % p;
-        if (!checking) {
-            return;
-        }
         synchronized (this) {
-            if ((compared == right || compared == Integer.MAX_VALUE) && rightChecked == call.k() - 1) {
+            // every call up to rightTo is compared (again, if it was already) by the range below; rightTo is
+            // always the latest call once any is pending, so no call's slot is compared after its reuse
+            if (!checking || (compared == right || compared == Integer.MAX_VALUE) && rightChecked == call.k() - 1) {
                 rightChecked = call.k();
+                rightTo = call.k();
                 return;
             }
             rightTo = call.k();
@@ -419,6 +419,16 @@ final class NodeCollectives {
      */
     CollectiveChannel channel(CollectiveCheck.Signature signature, Datatype type) {
         Call c = start(signature, null);
+        synchronized (this) {
+            // the channel's own check compares this call before it blocks; the range keeps covering it
+            if (!checking) {
+                rightChecked = c.k();
+            }
+            rightTo = c.k();
+        }
+        if (checking) {
+            comm.deferNodeCheck();
+        }
         int tag = (int) (c.index() & (Comm.COLLECTIVE_TAG_SPAN - 1));
         return new CollectiveChannel(comm, signature.call(), tag, type,
                 checking ? rightCheck(c) : null);

@@ -129,6 +129,25 @@ class SharedMemoryCollectivesTest {
             assertEquals(i ^ 0x5a5a, big[i], "element " + i);
         }
         assertEquals(count[0], world.sharedMemoryCollectiveCalls(), "a 256 KiB bcast does not fit a slot");
+
+        // more point-to-point calls in a row than there are slots, then shared-memory ones again: the
+        // agreement check of each call reads the right neighbour's slot before it is reused (no false mismatch)
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 10; i++) {
+                int[] b = new int[8 * 1024];
+                b[i] = me == 0 ? i + 1 : 0;
+                world.bcast(Buffer.of(b), 0);
+                assertEquals(i + 1, b[i], "32 KiB bcast " + i);
+            }
+            for (int i = 0; i < 10; i++) {
+                world.barrier();
+                assertEquals((long) p * i, world.allreduce((long) i, Op.SUM));
+                long[] s = {me == 0 ? i : -1};
+                world.bcast(Buffer.of(s), 0);
+                assertEquals(i, s[0]);
+            }
+        }
+        assertEquals(count[0] + (shared ? 90 : 0), world.sharedMemoryCollectiveCalls());
     }
 
     /** A rank killed while the others wait for its slot in a shared-memory allreduce; spinning and sleeping waiters. */
