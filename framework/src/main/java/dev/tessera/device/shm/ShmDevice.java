@@ -749,6 +749,14 @@ public final class ShmDevice extends MatchingDevice {
             }
             return;
         }
+        sleepOnDoorbell(request::isComplete);
+    }
+
+    /**
+     * One sleep on the doorbell, taken by this thread ({@link #doorbellTaken}, released here),
+     * unless {@code done} or the poll after announcing the sleep finds work.
+     */
+    private void sleepOnDoorbell(java.util.function.BooleanSupplier done) {
         try {
             long sequenceAt = doorbell + ShmLayout.D_SEQUENCE;
             long sleepersAt = doorbell + ShmLayout.D_SLEEPERS;
@@ -756,7 +764,7 @@ public final class ShmDevice extends MatchingDevice {
             ShmLayout.getAndAddInt(file, sleepersAt, 1);
             try {
                 // the poll after announcing: anything published before a peer could see us is found here
-                if (request.isComplete() || !progressLock.tryLock()) {
+                if (done.getAsBoolean() || !progressLock.tryLock()) {
                     return;
                 }
                 boolean moved;
@@ -765,7 +773,7 @@ public final class ShmDevice extends MatchingDevice {
                 } finally {
                     progressLock.unlock();
                 }
-                if (moved || request.isComplete()) {
+                if (moved || done.getAsBoolean()) {
                     return;
                 }
                 sleeps.incrementAndGet();
@@ -908,26 +916,10 @@ public final class ShmDevice extends MatchingDevice {
     /** One sleep on this rank's doorbell until a peer rings it, unless the last poll before finds {@code ready}. */
     private void sleepUntil(java.util.function.BooleanSupplier ready) {
         if (SLEEP_TIMEOUT == null || !doorbellTaken.compareAndSet(false, true)) {
-            LockSupport.parkNanos(200_000L);
+            LockSupport.parkNanos(200_000L);   // another thread of this rank sleeps on the doorbell
             return;
         }
-        try {
-            long sequenceAt = doorbell + ShmLayout.D_SEQUENCE;
-            long sleepersAt = doorbell + ShmLayout.D_SLEEPERS;
-            int sequence = ShmLayout.getIntAcquire(file, sequenceAt);
-            ShmLayout.getAndAddInt(file, sleepersAt, 1);
-            try {
-                if (ready.getAsBoolean() || progress() || ready.getAsBoolean()) {
-                    return;
-                }
-                sleeps.incrementAndGet();
-                Futex.await(file, sequenceAt, sequence, SLEEP_TIMEOUT);
-            } finally {
-                ShmLayout.getAndAddInt(file, sleepersAt, -1);
-            }
-        } finally {
-            doorbellTaken.set(false);
-        }
+        sleepOnDoorbell(ready);
     }
 
     // ------------------------------------------------------------------ liveness, abort, close
