@@ -877,8 +877,9 @@ public final class ShmDevice extends MatchingDevice {
         }
         int idle = 0;
         while (!ready.getAsBoolean()) {
-            // the condition is a read of a cache line: poll it a few times between progress calls
-            for (int i = 0; i < CONDITION_POLLS; i++) {
+            // the condition is a read of a cache line: poll it a few times between progress calls (spinning
+            // ranks only: a rank that may sleep spins as long as a request wait does, SPIN_POLLS progress calls)
+            for (int i = blocking ? CONDITION_POLLS - 1 : 0; i < CONDITION_POLLS; i++) {
                 Thread.onSpinWait();
                 if (ready.getAsBoolean()) {
                     return;
