@@ -37,15 +37,29 @@ final class CollectiveChannel {
      * pattern reaches every rank whatever the arguments).
      */
     CollectiveChannel(Comm comm, String call, int tag, Datatype type, CollectiveCheck.Signature signature, boolean framed) {
+        this(comm, call, tag, type, checked(comm, signature) && !framed ? new CollectiveCheck(comm, tag, signature) : null,
+                checked(comm, signature) && framed ? signature : null);
+    }
+
+    /** A channel whose agreement check (or none: null) the caller made: the shared-memory slot check. */
+    CollectiveChannel(Comm comm, String call, int tag, Datatype type, CollectiveCheck check) {
+        this(comm, call, tag, type, check, null);
+    }
+
+    private CollectiveChannel(Comm comm, String call, int tag, Datatype type, CollectiveCheck check,
+                              CollectiveCheck.Signature frame) {
         this.comm = comm;
         this.device = comm.device();
         this.call = call;
         this.tag = tag;
         this.context = comm.collectiveContext();
         this.type = type;
-        boolean on = signature != null && comm.size() > 1 && CollectiveCheck.enabled(comm.env.tuning);
-        this.frame = on && framed ? signature : null;
-        this.check = on && !framed ? new CollectiveCheck(comm, tag, signature) : null;
+        this.frame = frame;
+        this.check = check;
+    }
+
+    private static boolean checked(Comm comm, CollectiveCheck.Signature signature) {
+        return signature != null && comm.size() > 1 && CollectiveCheck.enabled(comm.env.tuning);
     }
 
     /**

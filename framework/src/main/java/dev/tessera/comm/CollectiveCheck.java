@@ -104,7 +104,7 @@ final class CollectiveCheck {
                 return null;
             }
             int c = m.get(ValueLayout.JAVA_INT_UNALIGNED, 4);
-            return new Signature(c >= 0 && c < CALLS.size() ? CALLS.get(c) : "an unknown call",
+            return new Signature(callName(c),
                     m.get(ValueLayout.JAVA_INT_UNALIGNED, 8), m.get(ValueLayout.JAVA_LONG_UNALIGNED, 16),
                     m.get(ValueLayout.JAVA_INT_UNALIGNED, 12), m.get(ValueLayout.JAVA_INT_UNALIGNED, 24));
         }
@@ -172,18 +172,52 @@ final class CollectiveCheck {
                 + "' (valid: on, always, off)");
     }
 
+    /** The wire code of a call name (-1 if unknown), and back. */
+    static int callCode(String call) {
+        return CALL_CODES.getOrDefault(call, -1);
+    }
+
+    static String callName(int code) {
+        return code >= 0 && code < CALLS.size() ? CALLS.get(code) : "an unknown call";
+    }
+
     private final Comm comm;
     private final Signature mine;
-    private final MemorySegment theirs = MemorySegment.ofArray(new byte[BYTES]);
+    private final MemorySegment theirs;
     private final DeviceRequest send;
     private final DeviceRequest recv;
     private final int right;
     private volatile boolean verified;
+    /** Flag mode: the shared-memory flags that carry the signatures, and this call's sequence number and index. */
+    private final NodeCollectives node;
+    private final long k;
+    private final long index;
+
+    /**
+     * The check of a flagged call of the shared-memory collectives ({@link NodeCollectives}):
+     * the signatures sit next to each rank's flag, so nothing is sent; comparing means
+     * waiting for {@code right}'s flag of call {@code k} and reading its signature.
+     */
+    CollectiveCheck(Comm comm, Signature mine, NodeCollectives node, int right, long k, long index) {
+        this.comm = comm;
+        this.mine = mine;
+        this.node = node;
+        this.right = right;
+        this.k = k;
+        this.index = index;
+        this.theirs = null;
+        this.send = null;
+        this.recv = null;
+    }
 
     /** Sends this rank's signature to the left neighbour and posts the receive of the right one's. */
     CollectiveCheck(Comm comm, int tag, Signature mine) {
         this.comm = comm;
         this.mine = mine;
+        this.node = null;
+        this.k = 0;
+        this.index = 0;
+        this.theirs = MemorySegment.ofArray(new byte[BYTES]);
         int p = comm.size();
         int me = comm.rank();
         this.right = (me + 1) % p;
@@ -203,6 +237,12 @@ final class CollectiveCheck {
 
     /** {@link #verify} if both check messages have completed; true once verified. */
     boolean tryVerify() {
+        if (node != null) {
+            if (!verified && node.reached(right, k, index, mine)) {
+                verify();
+            }
+            return verified;
+        }
         if (!verified && recv.isComplete() && send.isComplete()) {
             verify();
         }
@@ -215,6 +255,11 @@ final class CollectiveCheck {
      */
     synchronized void verify() {
         if (verified) {
+            return;
+        }
+        if (node != null) {
+            node.verify(right, k, index, mine);
+            verified = true;
             return;
         }
         Device device = comm.device();
@@ -238,6 +283,11 @@ final class CollectiveCheck {
         if (diff == null) {
             diff = new String[] {"sent", "a message of the call's size", "one of another size"};
         }
+        return mismatch(comm, mine, peer, diff);
+    }
+
+    /** As {@link #mismatch(Comm, Signature, int, Signature)} with the difference given as "what", mine, theirs. */
+    static TesseraException mismatch(Comm comm, Signature mine, int peer, String[] diff) {
         TesseraException e = new TesseraException(ErrorClass.ARG, comm.where(mine.call())
                 + ": ranks disagree on the collective call: rank " + comm.rank() + " " + diff[0] + " " + diff[1]
                 + " but rank " + peer + " " + diff[0] + " " + diff[2]

@@ -62,6 +62,10 @@ final class Collectives {
      * neighbour's signature outside the library before its collective.
      */
     CollectiveChannel channel(String call, Datatype type, long count, int root, Op op, NativeCollectives lib) {
+        NodeCollectives node = lib == null ? comm.node() : null;
+        if (node != null) {
+            return node.channel(CollectiveCheck.Signature.of(call, type, count, root, op), type);
+        }
         if (lib != null && !CollectiveCheck.enabledForNative(comm.env.tuning)) {
             return new CollectiveChannel(comm, call, comm.nextCollectiveTag(), type, null, false);
         }
@@ -104,10 +108,26 @@ final class Collectives {
         return comm.rank();
     }
 
+    /**
+     * The shared-memory collectives ({@link NodeCollectives}) when this call can move
+     * {@code bytes} per rank through their slots: the device offers a region for this
+     * communicator, no library runs the call and no algorithm is forced; else null. Depends
+     * only on arguments every rank shares, so all ranks agree when their calls do.
+     */
+    NodeCollectives nodeFor(String collective, NativeCollectives lib, long bytes) {
+        NodeCollectives node = lib == null ? comm.node() : null;
+        return node != null && comm.env.tuning.forced(collective) == null && bytes <= node.slotBytes() ? node : null;
+    }
+
     // ------------------------------------------------------------------ barrier, bcast
 
     void barrier() {
         NativeCollectives lib = nativeFor("barrier", Datatype.BYTE, null, 1);
+        NodeCollectives node = nodeFor("barrier", lib, 0);
+        if (node != null) {
+            node.barrier(CollectiveCheck.Signature.of("Comm.barrier", Datatype.BYTE, 0, -1, null));
+            return;
+        }
         CollectiveChannel ch = channel("Comm.barrier", Datatype.BYTE, 0, -1, null, lib);
         if (size() == 1) {
             return;
@@ -130,8 +150,16 @@ final class Collectives {
         comm.checkRoot(call, root);
         comm.checkBuffer(call, buffer, rank() != root);   // the root only reads its buffer
         NativeCollectives lib = nativeFor("bcast", buffer.type(), null, buffer.count());
-        CollectiveChannel ch = channel(call, buffer.type(), buffer.count(), root, null, lib);
         MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
+        NodeCollectives node = nodeFor("bcast", lib, data.byteSize());
+        if (node != null) {
+            node.bcast(CollectiveCheck.Signature.of(call, buffer.type(), buffer.count(), root, null), data, root);
+            if (rank() != root) {
+                buffer.received(data.byteSize());
+            }
+            return;
+        }
+        CollectiveChannel ch = channel(call, buffer.type(), buffer.count(), root, null, lib);
         if (lib != null) {
             ch.finishBeforeLibrary();
             lib.bcast(data, buffer.count(), buffer.type().code(), root, comm.context);
@@ -257,8 +285,15 @@ final class Collectives {
             mine.sendSegment();
         }
         NativeCollectives lib = nativeFor("allgather", recv.type(), null, block);
-        CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         MemorySegment data = recv.receiveSegment();
+        NodeCollectives node = nodeFor("allgather", lib, mine.byteSize());
+        if (node != null) {
+            node.allgather(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+                    data.asSlice(rank() * mine.byteSize(), mine.byteSize()), equalBlocks(data, size(), mine.byteSize()));
+            recv.received(data.byteSize());
+            return;
+        }
+        CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         if (lib != null) {
             ch.finishBeforeLibrary();
             lib.allgather(null, data, block, recv.type().code(), comm.context);
@@ -300,6 +335,13 @@ final class Collectives {
         MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
         MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
         NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
+        NodeCollectives node = nodeFor("alltoall", lib, blockBytes * size());
+        if (node != null) {
+            node.alltoall(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null), send.sendSegment(), in,
+                    blockBytes);
+            recv.received(recv.byteSize());
+            return;
+        }
         CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         String alg = lib != null ? "native" : algorithm("alltoall", AlltoallDecision.choose(blockBytes, size()));
         if (lib != null) {

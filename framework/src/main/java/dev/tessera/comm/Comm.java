@@ -12,7 +12,6 @@ import dev.tessera.device.IncomingMessage;
 import dev.tessera.device.ReceiveRequest;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -46,7 +45,10 @@ public class Comm {
     final Group group;
     final int rank;
     final int context;
-    private final AtomicInteger collectiveSequence = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong collectiveSequence = new java.util.concurrent.atomic.AtomicLong();
+    /** The shared-memory collectives of this communicator, once looked up; NO_NODE when the device offers none. */
+    private volatile Object node;
+    private static final Object NO_NODE = new Object();
     /** The agreement check of the last collective call, when its comparison was left for later ({@link #deferCheck}). */
     private final AtomicReference<CollectiveCheck> pendingCheck = new AtomicReference<>();
     /** Whether this communicator is in the rank's set of communicators that deferred a check. */
@@ -925,10 +927,59 @@ public class Comm {
      * any, is completed (a mismatch there ends the job before this call runs).
      */
     int nextCollectiveTag() {
+        return (int) (nextCollectiveIndex(false) & (COLLECTIVE_TAG_SPAN - 1));
+    }
+
+    /**
+     * The index of the next collective call (0, 1, 2, ... in program order), after completing
+     * the previous call's deferred check; {@code flagged}: the call goes through the
+     * shared-memory flags of {@link NodeCollectives}, which publishes the index itself; other
+     * calls on a communicator with shared-memory collectives announce theirs as unflagged.
+     */
+    long nextCollectiveIndex(boolean flagged) {
         if (pendingCheck.get() != null) {
             verifyPendingCheck();
         }
-        return collectiveSequence.getAndIncrement() & (COLLECTIVE_TAG_SPAN - 1);
+        long index = collectiveSequence.getAndIncrement();
+        if (!flagged) {
+            NodeCollectives n = node();
+            if (n != null) {
+                n.announceUnflagged(index);
+            }
+        }
+        return index;
+    }
+
+    /**
+     * How many collective calls of this rank on this communicator moved their data through
+     * the shm device's shared-memory collective path (barrier, bcast, reduce, allreduce,
+     * allgather and alltoall whose data fits a slot; see docs/collectives.md); 0 on other
+     * devices, with TESSERA_SHM_COLL=off, or for communicators the path does not cover.
+     * A diagnostic, for checking that the path is taken.
+     */
+    public long sharedMemoryCollectiveCalls() {
+        NodeCollectives n = node();
+        return n == null ? 0 : n.slotCalls();
+    }
+
+    /**
+     * The shared-memory collectives of this communicator ({@link NodeCollectives}), or null
+     * when the device offers no shared region for it (not the shm device, TESSERA_SHM_COLL=off,
+     * a communicator other than the world) or it has one rank.
+     */
+    NodeCollectives node() {
+        Object n = node;
+        if (n == null) {
+            synchronized (this) {
+                n = node;
+                if (n == null) {
+                    dev.tessera.device.NodeRegion region = size() > 1 ? env.device.nodeRegion(context) : null;
+                    n = region != null && region.members() == size() ? new NodeCollectives(this, region) : NO_NODE;
+                    node = n;
+                }
+            }
+        }
+        return n == NO_NODE ? null : (NodeCollectives) n;
     }
 
     /**
@@ -953,11 +1004,29 @@ public class Comm {
         if (check != null) {
             check.verify();
         }
+        if (node instanceof NodeCollectives n) {
+            n.verifyRight(Long.MAX_VALUE);
+        }
+    }
+
+    /**
+     * The shared-memory collectives left a comparison with the right neighbour's slot pending
+     * ({@link NodeCollectives#tryVerifyRight}): it is completed, at the latest, a few calls
+     * later, and by the same events as a deferred check (a blocking wait, free, close).
+     */
+    void deferNodeCheck() {
+        if (!deferredChecks) {
+            deferredChecks = true;
+            env.checksDeferredOn(this);
+        }
     }
 
     /** Compares the deferred agreement check if its messages are in, without blocking; true when none is left. */
     boolean tryVerifyPendingCheck() {
         CollectiveCheck check = pendingCheck.get();
+        if (node instanceof NodeCollectives n && !n.tryVerifyRight()) {
+            return false;
+        }
         if (check == null) {
             return true;
         }
@@ -998,6 +1067,10 @@ public class Comm {
             throw new TesseraException(ErrorClass.COMM, where("Comm.releaseRank") + ": only the world communicator can release the rank");
         }
         env.verifyDeferredChecks();
+        NodeCollectives n = node();
+        if (n != null) {
+            n.announceClosed();
+        }
         env.close();
     }
 

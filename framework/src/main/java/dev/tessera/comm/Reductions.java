@@ -84,10 +84,19 @@ final class Reductions {
         NativeCollectives lib = c.nativeFor("allreduce", recv.type(), op, recv.count());
         String alg = lib != null ? "native" : c.algorithm("allreduce",
                 ReduceDecision.allreduce(recv.byteSize(), recv.count(), op.isCommutative(), c.size()));
+        NodeCollectives node = c.nodeFor("allreduce", lib, recv.byteSize());
+        if (node != null && recv.type() != Datatype.OBJECT) {
+            MemorySegment data = load(send, recv);
+            node.allreduce(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, op), data, recv.count(), op,
+                    recv.type());
+            recv.received(data.byteSize());
+            return;
+        }
         // recursive doubling reaches every rank from every rank: its own messages carry the check
-        boolean framed = alg.equals("recursive_doubling");
-        CollectiveChannel ch = lib != null ? c.channel(call, recv.type(), recv.count(), -1, op, lib)
-                : c.channel(call, recv.type(), recv.count(), -1, op, framed);
+        // (on a communicator with shared-memory collectives, the flags carry it instead)
+        boolean framed = alg.equals("recursive_doubling") && lib == null && comm.node() == null;
+        CollectiveChannel ch = lib != null || !framed ? c.channel(call, recv.type(), recv.count(), -1, op, lib)
+                : c.channel(call, recv.type(), recv.count(), -1, op, true);
         if (lib != null) {
             ch.finishBeforeLibrary();
             MemorySegment in = nativeSend(send, recv);
@@ -129,6 +138,15 @@ final class Reductions {
         Buffer work = isRoot ? recv : scratchLike(contribution, call);
         MemorySegment data = start(call, isRoot ? send : contribution, work, op);
         NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
+        NodeCollectives node = c.nodeFor("reduce", lib, data.byteSize());
+        if (node != null && work.type() != Datatype.OBJECT) {
+            node.reduce(CollectiveCheck.Signature.of(call, work.type(), work.count(), root, op), data, work.count(), op,
+                    work.type(), root);
+            if (isRoot) {
+                recv.received(data.byteSize());
+            }
+            return;
+        }
         CollectiveChannel ch = c.channel(call, work.type(), work.count(), root, op, lib);
         if (lib != null) {
             ch.finishBeforeLibrary();

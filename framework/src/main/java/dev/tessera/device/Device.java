@@ -65,6 +65,16 @@ public interface Device extends AutoCloseable {
     default void contextCreated(int context, int[] worldRanks) {
     }
 
+    /**
+     * Shared memory for the shared-memory collectives of the communicator with point-to-point
+     * context {@code context}, or null when the device offers none for it (then the comm layer
+     * runs its point-to-point algorithms). The shm device offers one for the world
+     * communicator unless TESSERA_SHM_COLL=off.
+     */
+    default NodeRegion nodeRegion(int context) {
+        return null;
+    }
+
     /** The library collectives this device offers, or null (Tessera's own algorithms run). */
     default NativeCollectives nativeCollectives() {
         return null;

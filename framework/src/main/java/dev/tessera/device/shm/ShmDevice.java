@@ -104,6 +104,12 @@ public final class ShmDevice extends MatchingDevice {
     /** Sleeps on the doorbell so far (diagnostics and tests). */
     private final AtomicInteger sleeps = new AtomicInteger();
 
+    /** Polls of a shared-memory collective's condition between two calls of {@link #progress} while waiting. */
+    private static final int CONDITION_POLLS = 16;
+
+    /** The world communicator's shared-memory collective region, or null (TESSERA_SHM_COLL=off). */
+    private final Region worldRegion;
+
     /** Empty polls before a blocking waiter sleeps. */
     static final int SPIN_POLLS = Integer.getInteger("tessera.wait.spins", 200);
     /** Longest sleep on the doorbell before the sleeper checks its peers' liveness. */
@@ -112,7 +118,14 @@ public final class ShmDevice extends MatchingDevice {
 
     ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure,
               MatchingEngine engine, int[] world, WaitMode wait) {
+        this(file, rank, size, cellBytes, cells, eagerLimit, failure, engine, world, wait, 0);
+    }
+
+    ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure,
+              MatchingEngine engine, int[] world, WaitMode wait, int collSlot) {
         super(engine, failure, IdleStrategy.backoff());
+        this.worldRegion = collSlot == 0 ? null : new Region(file.asSlice(ShmLayout.collOffset(size, cellBytes, cells),
+                ShmLayout.collBytes(size, collSlot)), size, collSlot);
         this.blocking = wait == WaitMode.BLOCK;
         this.doorbell = ShmLayout.doorbellOffset(rank, size, cellBytes, cells);
         this.peerBells = new long[size];
@@ -736,6 +749,14 @@ public final class ShmDevice extends MatchingDevice {
             }
             return;
         }
+        sleepOnDoorbell(request::isComplete);
+    }
+
+    /**
+     * One sleep on the doorbell, taken by this thread ({@link #doorbellTaken}, released here),
+     * unless {@code done} or the poll after announcing the sleep finds work.
+     */
+    private void sleepOnDoorbell(java.util.function.BooleanSupplier done) {
         try {
             long sequenceAt = doorbell + ShmLayout.D_SEQUENCE;
             long sleepersAt = doorbell + ShmLayout.D_SLEEPERS;
@@ -743,7 +764,7 @@ public final class ShmDevice extends MatchingDevice {
             ShmLayout.getAndAddInt(file, sleepersAt, 1);
             try {
                 // the poll after announcing: anything published before a peer could see us is found here
-                if (request.isComplete() || !progressLock.tryLock()) {
+                if (done.getAsBoolean() || !progressLock.tryLock()) {
                     return;
                 }
                 boolean moved;
@@ -752,7 +773,7 @@ public final class ShmDevice extends MatchingDevice {
                 } finally {
                     progressLock.unlock();
                 }
-                if (moved || request.isComplete()) {
+                if (moved || done.getAsBoolean()) {
                     return;
                 }
                 sleeps.incrementAndGet();
@@ -782,6 +803,124 @@ public final class ShmDevice extends MatchingDevice {
     /** How many times a thread of this rank went to sleep on its doorbell. */
     public int sleeps() {
         return sleeps.get();
+    }
+
+    // ------------------------------------------------------------------ shared-memory collectives
+
+    /**
+     * The collective region of the world communicator (context 0) when every rank of the
+     * world is a rank of this shared file and the region is on; null otherwise.
+     */
+    @Override
+    public dev.tessera.device.NodeRegion nodeRegion(int context) {
+        return context == 0 && worldRegion != null && size == world.length && localOfWorld.length == size ? worldRegion : null;
+    }
+
+    /** Memory of a collective region in the shared file, waited on with the device's wait strategy. */
+    private final class Region implements dev.tessera.device.NodeRegion {
+        private final MemorySegment memory;
+        private final int members;
+        private final int slot;
+
+        Region(MemorySegment memory, int members, int slot) {
+            this.memory = memory;
+            this.members = members;
+            this.slot = slot;
+        }
+
+        @Override
+        public MemorySegment memory() {
+            return memory;
+        }
+
+        @Override
+        public int members() {
+            return members;
+        }
+
+        @Override
+        public int slotBytes() {
+            return slot;
+        }
+
+        @Override
+        public void awaitUntil(java.util.function.BooleanSupplier ready, int worldPeer) {
+            awaitCondition(ready, worldPeer);
+        }
+
+        @Override
+        public boolean memberExited(int worldPeer) {
+            int p = localOfWorld[worldPeer];
+            return !ProcessHandle.of(peerPids[p]).map(ProcessHandle::isAlive).orElse(false);
+        }
+
+        @Override
+        public void wake() {
+            for (long bell : peerBells) {
+                if (bell >= 0) {
+                    ring(file, bell);
+                }
+            }
+        }
+    }
+
+    /**
+     * Waits until {@code ready} holds: polls it while driving progress (a peer may need this
+     * rank to drain its ring before it can reach the flag), checks the job's health and
+     * {@code worldPeer}'s liveness every 256 empty polls, and, after a spin, backs off as
+     * {@link #await} does: parks in spinning mode, sleeps on the doorbell in blocking mode
+     * (publishers ring it, see {@link Region#wake}).
+     */
+    private void awaitCondition(java.util.function.BooleanSupplier ready, int worldPeer) {
+        if (ready.getAsBoolean()) {
+            return;
+        }
+        int idle = 0;
+        while (!ready.getAsBoolean()) {
+            // the condition is a read of a cache line: poll it a few times between progress calls (spinning
+            // ranks only: a rank that may sleep spins as long as a request wait does, SPIN_POLLS progress calls)
+            for (int i = blocking ? CONDITION_POLLS - 1 : 0; i < CONDITION_POLLS; i++) {
+                Thread.onSpinWait();
+                if (ready.getAsBoolean()) {
+                    return;
+                }
+            }
+            if (progress()) {
+                idle = 0;
+                continue;
+            }
+            idle++;
+            if ((idle & 255) == 0) {
+                failure.check();
+                failure.checkPeer(world[rank], worldPeer, "collective with");
+            }
+            if (blocking) {
+                if (idle < SPIN_POLLS) {
+                    Thread.onSpinWait();
+                } else {
+                    failure.check();
+                    failure.checkPeer(world[rank], worldPeer, "collective with");
+                    sleepUntil(ready);
+                    long now = System.nanoTime();
+                    if (now >= nextSleepCheck) {
+                        nextSleepCheck = now + SLEEP_NANOS;
+                        checkHealthy();
+                    }
+                    idle = 0;
+                }
+            } else {
+                IdleStrategy.backoff().idle(idle);
+            }
+        }
+    }
+
+    /** One sleep on this rank's doorbell until a peer rings it, unless the last poll before finds {@code ready}. */
+    private void sleepUntil(java.util.function.BooleanSupplier ready) {
+        if (SLEEP_TIMEOUT == null || !doorbellTaken.compareAndSet(false, true)) {
+            LockSupport.parkNanos(200_000L);   // another thread of this rank sleeps on the doorbell
+            return;
+        }
+        sleepOnDoorbell(ready);
     }
 
     // ------------------------------------------------------------------ liveness, abort, close

@@ -50,7 +50,8 @@ public final class ShmFile {
                                  dev.tessera.device.MatchingEngine engine, int[] world, WaitMode wait) {
         int cellBytes = Integer.getInteger("tessera.shm.cellBytes", DEFAULT_CELL_BYTES);
         int cells = Integer.getInteger("tessera.shm.cells", DEFAULT_CELLS);
-        long bytes = ShmLayout.fileBytes(size, cellBytes, cells);
+        int collSlot = collectiveSlotBytes(System.getenv(), rank);
+        long bytes = ShmLayout.fileBytes(size, cellBytes, cells, collSlot);
         long deadline = System.nanoTime() + timeout.toNanos();
         MemorySegment file;
         try {
@@ -60,20 +61,26 @@ public final class ShmFile {
                 file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_SIZE, size);
                 file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_CELL_BYTES, cellBytes);
                 file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_CELLS, cells);
+                file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_COLL_SLOT, collSlot);
                 ShmLayout.setLongRelease(file, ShmLayout.OFF_MAGIC, ShmLayout.MAGIC);
             } else {
-                while (!Files.exists(path) || Files.size(path) < bytes) {
+                // the header first: rank 0's collective switch and slot size decide the file's length
+                while (!Files.exists(path) || Files.size(path) < ShmLayout.HEADER_BYTES) {
                     waitOrFail(deadline, rank, "shared file " + path + " was not created by rank 0");
                 }
-                file = map(path, bytes, false);
-                while (ShmLayout.getLongAcquire(file, ShmLayout.OFF_MAGIC) != ShmLayout.MAGIC) {
+                MemorySegment header = map(path, ShmLayout.HEADER_BYTES, false);
+                while (ShmLayout.getLongAcquire(header, ShmLayout.OFF_MAGIC) != ShmLayout.MAGIC) {
                     waitOrFail(deadline, rank, "shared file " + path + " was not initialised by rank 0");
                 }
-                if (file.get(ValueLayout.JAVA_INT, ShmLayout.OFF_SIZE) != size
-                        || file.get(ValueLayout.JAVA_INT, ShmLayout.OFF_CELL_BYTES) != cellBytes) {
+                if (header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_SIZE) != size
+                        || header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_CELL_BYTES) != cellBytes) {
                     throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": shared file " + path
                             + " belongs to a job of another shape");
                 }
+                collSlot = header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_COLL_SLOT);
+                bytes = ShmLayout.fileBytes(size, cellBytes, cells, collSlot);
+                // rank 0 mapped (so sized) the whole file before it wrote the magic word
+                file = map(path, bytes, false);
             }
         } catch (IOException e) {
             throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": cannot map shared file " + path + ": " + e, e);
@@ -104,7 +111,33 @@ public final class ShmFile {
             LockSupport.parkNanos(1_000_000L);
         }
         return new ShmDevice(file, rank, size, cellBytes, cells, cellBytes - ShmLayout.CELL_HEADER, failure, engine, world,
-                wait);
+                wait, collSlot);
+    }
+
+    /** Default bytes of one slot of the shared-memory collective region (per rank, two slots each). */
+    public static final int DEFAULT_COLL_SLOT_BYTES = 16 * 1024;
+
+    /**
+     * The slot size of the world communicator's shared-memory collective region that rank 0
+     * writes into the header (the other ranks take rank 0's): 0 when TESSERA_SHM_COLL (or
+     * the system property tessera.shm.coll) is {@code off}, else tessera.shm.coll.slotBytes
+     * (default 16 KiB, rounded up to a cache line).
+     */
+    static int collectiveSlotBytes(java.util.Map<String, String> env, int rank) {
+        String mode = System.getProperty("tessera.shm.coll", env.getOrDefault("TESSERA_SHM_COLL", "on"));
+        if (mode.equals("off")) {
+            return 0;
+        }
+        if (!mode.equals("on")) {
+            throw new TesseraException(ErrorClass.ARG, "rank " + rank + ": TESSERA_SHM_COLL / tessera.shm.coll: unknown value '"
+                    + mode + "' (valid: on, off)");
+        }
+        int slot = Integer.getInteger("tessera.shm.coll.slotBytes", DEFAULT_COLL_SLOT_BYTES);
+        if (slot < 64 || slot > (1 << 26)) {
+            throw new TesseraException(ErrorClass.ARG, "rank " + rank + ": tessera.shm.coll.slotBytes " + slot
+                    + " is outside 64 B - 64 MiB");
+        }
+        return (slot + 63) & ~63;
     }
 
     private static MemorySegment map(Path path, long bytes, boolean create) throws IOException {

@@ -17,6 +17,7 @@ import java.lang.invoke.VarHandle;
  *  20   int   attached ranks (CAS); the rank that completes the count unlinks the file
  *  24   int   abort: failed rank + 1, 0 if none
  *  28   int   abort reason length
+ *  32   int   bytes of one slot of the world communicator's collective region (0: no region)
  *  64 + 64 r  per rank: +0 long pid, +8 int state (0 absent, 1 attached, 2 closed cleanly),
  *             +16 long address of its single-copy probe word (0: none), +24 int single copy:
  *             0 not known yet, 1 this rank can read every peer's memory, 2 it cannot
@@ -31,6 +32,8 @@ import java.lang.invoke.VarHandle;
  *   0   int   sequence: the futex word the rank sleeps on; a sender adds 1 and wakes it
  *   4   int   sleepers: threads of the rank that announced they are about to sleep (or sleep)
  *   8   int   1 if the rank may sleep (blocking wait): peers ring it after writing to it
+ * the world communicator's collective region, after the doorbells, when its slot size is not 0
+ *   laid out by dev.tessera.comm.NodeCollectives (see dev.tessera.device.NodeRegion for its size)
  * cell header
  *   0   int   kind: FIRST (first piece of a message), MORE (continuation), ACK (synchronous send
  *               matched, or single-copy message read), SINGLE (a message the receiver reads from
@@ -59,6 +62,7 @@ final class ShmLayout {
     static final int OFF_ATTACHED = 20;
     static final int OFF_ABORT = 24;
     static final int OFF_ABORT_LEN = 28;
+    static final int OFF_COLL_SLOT = 32;
     static final int OFF_RANKS = 64;
     static final int RANK_STRIDE = 64;
     static final int R_PROBE = 16;
@@ -113,7 +117,21 @@ final class ShmLayout {
     }
 
     static long fileBytes(int size, int cellBytes, int cells) {
+        return fileBytes(size, cellBytes, cells, 0);
+    }
+
+    static long fileBytes(int size, int cellBytes, int cells, int collSlot) {
+        return collOffset(size, cellBytes, cells) + collBytes(size, collSlot);
+    }
+
+    /** Where the world communicator's collective region starts: after the doorbells. */
+    static long collOffset(int size, int cellBytes, int cells) {
         return HEADER_BYTES + (long) size * size * ringBytes(cellBytes, cells) + (long) size * DOORBELL_BYTES;
+    }
+
+    /** Bytes of the world communicator's collective region (flags, then two slots per rank). */
+    static long collBytes(int size, int collSlot) {
+        return collSlot == 0 ? 0 : dev.tessera.device.NodeRegion.bytes(size, collSlot);
     }
 
     /** The doorbell of local rank {@code rank}: its own cache line, after every ring. */

@@ -1,0 +1,56 @@
+package dev.tessera.device;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Shared memory that every member of one communicator maps, offered by a device whose ranks
+ * share a machine (the shm device), for the comm layer's shared-memory collectives
+ * ({@code dev.tessera.comm.NodeCollectives}). The device only provides the memory, zeroed
+ * when the job starts, and its way of waiting; the comm layer lays the memory out: one
+ * cache line per member for its latest call index, then {@link #DEPTH} slots per member, each
+ * a {@link #SLOT_HEADER}-byte header (sequence number and call signature, and the first bytes
+ * of the data, in one cache line) followed by the rest of {@link #slotBytes()} data bytes.
+ */
+public interface NodeRegion {
+
+    /** Bytes of each member's line for its latest call index. */
+    int LIVE_BYTES = 64;
+    /** Slots per member: a member can run this many calls minus one ahead of the slowest. */
+    int DEPTH = 8;
+    /** Bytes of a slot's header: the data starts right after it, in the header's cache line. */
+    int SLOT_HEADER = 32;
+
+    /** Bytes between two slots: header and data, rounded up to cache lines. */
+    static long slotStride(int slotBytes) {
+        return (SLOT_HEADER + (long) slotBytes + 63) & ~63L;
+    }
+
+    /** Bytes of a region of {@code members} members with slots of {@code slotBytes} data bytes. */
+    static long bytes(int members, int slotBytes) {
+        return (long) members * LIVE_BYTES + (long) members * DEPTH * slotStride(slotBytes);
+    }
+
+    /** The region: laid out as the class comment says, zero when the job starts. */
+    MemorySegment memory();
+
+    /** Number of members (the communicator's size). */
+    int members();
+
+    /** Bytes of one data slot. */
+    int slotBytes();
+
+    /**
+     * Waits until {@code ready} holds, the way the device waits for a transfer: spinning
+     * while it drives the device's progress, then sleeping when waiting threads sleep
+     * (oversubscribed nodes). Throws the job's error if the job fails, and an error naming
+     * {@code worldPeer} if that rank dies, so a wait for a dead member never hangs.
+     */
+    void awaitUntil(BooleanSupplier ready, int worldPeer);
+
+    /** Whether the process of member {@code worldPeer} has exited (for a member that said it closed). */
+    boolean memberExited(int worldPeer);
+
+    /** After a member published a flag: wakes the members that sleep in {@link #awaitUntil}. */
+    void wake();
+}
