@@ -127,14 +127,7 @@ public final class DistributedDataset {
         if (nodes <= 1 && !direct) {
             return WriteStrategy.INDEPENDENT;
         }
-        long runs = 0;
-        long elements = 0;
-        for (BlockClaim c : claims) {
-            runs += runCount(c.box(), shape);
-            elements += c.box().volume();
-        }
-        return runs > 0 && elements * typeSize / runs < AUTO_RUN_BYTES
-                ? WriteStrategy.AGGREGATED : WriteStrategy.INDEPENDENT;
+        return shortRuns(claims, shape, typeSize) ? WriteStrategy.AGGREGATED : WriteStrategy.INDEPENDENT;
     }
 
     static long runCount(Hyperslab box, long[] shape) {
@@ -284,15 +277,24 @@ public final class DistributedDataset {
         if (nodes <= 1 && !direct) {
             return ReadStrategy.INDEPENDENT;
         }
+        long elements = 0;
+        for (BlockClaim c : claims) {
+            elements += c.box().volume();
+        }
+        long[] span = AggregatedRead.span(claims, shape);
+        return shortRuns(claims, shape, typeSize) && 2 * elements >= span[1] - span[0]
+                ? ReadStrategy.AGGREGATED : ReadStrategy.INDEPENDENT;
+    }
+
+    /** Whether the boxes' average run (elements over runs, in bytes) is shorter than {@value #AUTO_RUN_BYTES}. */
+    static boolean shortRuns(List<BlockClaim> claims, long[] shape, int typeSize) {
         long runs = 0;
         long elements = 0;
         for (BlockClaim c : claims) {
             runs += runCount(c.box(), shape);
             elements += c.box().volume();
         }
-        long[] span = AggregatedRead.span(claims, shape);
-        return runs > 0 && elements * typeSize / runs < AUTO_RUN_BYTES && 2 * elements >= span[1] - span[0]
-                ? ReadStrategy.AGGREGATED : ReadStrategy.INDEPENDENT;
+        return runs > 0 && elements * typeSize / runs < AUTO_RUN_BYTES;
     }
 
     /** The shape of {@code datasetPath} in {@code file} (to compute blocks before a read). */

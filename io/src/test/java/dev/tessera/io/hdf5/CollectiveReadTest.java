@@ -43,16 +43,7 @@ class CollectiveReadTest {
     }
 
     private static double[] fill(long[] offset, long[] count) {
-        double[] a = new double[Math.toIntExact(count[0] * count[1] * count[2])];
-        int i = 0;
-        for (long z = 0; z < count[0]; z++) {
-            for (long y = 0; y < count[1]; y++) {
-                for (long x = 0; x < count[2]; x++) {
-                    a[i++] = value(offset[0] + z, offset[1] + y, offset[2] + x);
-                }
-            }
-        }
-        return a;
+        return Blocks.fill(offset, count, CollectiveReadTest::value);
     }
 
     /** Uneven pencils: x split at uneven points over p ranks, and on 4 ranks also y (2 x 2). */
