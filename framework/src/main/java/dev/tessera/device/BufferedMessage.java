@@ -1,6 +1,7 @@
 package dev.tessera.device;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /** A message whose payload has been copied into a private buffer (eager protocol, or read off a socket). */
 public final class BufferedMessage extends IncomingMessage {
@@ -9,12 +10,18 @@ public final class BufferedMessage extends IncomingMessage {
 
     /** Copies {@code source} into a new buffer. */
     public static BufferedMessage copyOf(Envelope env, MemorySegment source) {
-        long n = source.byteSize();
-        MemorySegment copy = n == 0 ? MemorySegment.NULL : MemorySegment.ofArray(new byte[Math.toIntExact(n)]);
-        if (n > 0) {
-            MemorySegment.copy(source, 0, copy, 0, n);
+        int n = Math.toIntExact(source.byteSize());
+        if (n == 0) {
+            return new BufferedMessage(env, MemorySegment.NULL);
         }
-        return new BufferedMessage(env, copy);
+        // Copied into the array (Unsafe.copyMemory), not segment to segment: on Temurin 25.0.3, C2's
+        // compiled form of a small segment-to-segment copy (SegmentBulkOperations.copy, 8 bytes at a
+        // time below 64 bytes) into a just-allocated array lost bytes 8-15 of 32-byte messages (the
+        // collective check's signatures arrived with those bytes zero; CollectiveReadTest in io/ showed
+        // it in 2 of 2 runs, and 0 of 2 with this method excluded from compilation).
+        byte[] bytes = new byte[n];
+        MemorySegment.copy(source, ValueLayout.JAVA_BYTE, 0, bytes, 0, n);
+        return new BufferedMessage(env, MemorySegment.ofArray(bytes));
     }
 
     /** Takes ownership of {@code payload} (no copy). */

@@ -390,7 +390,8 @@ public final class Hdf5Bandwidth {
             s.world().barrier();
             long t0 = System.nanoTime();
             double c0 = cpuSeconds();
-            double[] got = (double[]) DistributedDataset.read(s.world(), f, "/phi", b[0], b[1]);
+            // the collective read: AUTO reads pencils two-phase (aggregators read direct and scatter)
+            double[] got = (double[]) DistributedDataset.readAll(s.world(), f, "/phi", b[0], b[1]);
             s.world().barrier();
             if (s.rank() == 0) {
                 r[0] = (System.nanoTime() - t0) / 1e9;

@@ -127,14 +127,7 @@ public final class DistributedDataset {
         if (nodes <= 1 && !direct) {
             return WriteStrategy.INDEPENDENT;
         }
-        long runs = 0;
-        long elements = 0;
-        for (BlockClaim c : claims) {
-            runs += runCount(c.box(), shape);
-            elements += c.box().volume();
-        }
-        return runs > 0 && elements * typeSize / runs < AUTO_RUN_BYTES
-                ? WriteStrategy.AGGREGATED : WriteStrategy.INDEPENDENT;
+        return shortRuns(claims, shape, typeSize) ? WriteStrategy.AGGREGATED : WriteStrategy.INDEPENDENT;
     }
 
     static long runCount(Hyperslab box, long[] shape) {
@@ -169,6 +162,139 @@ public final class DistributedDataset {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + who, e);
         }
+    }
+
+    /**
+     * Collective read: every rank of {@code comm} calls it with its own box (boxes may
+     * overlap, leave parts out, or be empty) and gets the box as a flat row-major array of
+     * the dataset's type, as {@link #read} would give it. {@link ReadStrategy#AUTO} picks a
+     * two-phase read where it helps (short runs, such as pencils, from a contiguous dataset
+     * read past the page cache; see {@link ReadStrategy}), otherwise every rank reads its own
+     * box. A bad argument or an unreadable file on any rank makes every rank throw the same
+     * error, naming the file, the dataset and the rank.
+     */
+    public static Object readAll(Comm comm, Path file, String datasetPath, long[] offset, long[] count) {
+        return readAll(comm, file, datasetPath, offset, count, ReadStrategy.AUTO);
+    }
+
+    /**
+     * {@link #readAll(Comm, Path, String, long[], long[])} with a chosen strategy.
+     * {@link ReadStrategy#AGGREGATED} applies to contiguous datasets that this library reads
+     * itself; chunked, compact and libhdf5-read datasets are read by every rank on its own.
+     */
+    public static Object readAll(Comm comm, Path file, String datasetPath, long[] offset, long[] count,
+            ReadStrategy strategy) {
+        return readAll(comm, file, datasetPath, offset, count, strategy, AggregatedRead.WINDOW_BYTES, 1);
+    }
+
+    /** With the aggregated read's window size and number of aggregators per node (for tests). */
+    static Object readAll(Comm comm, Path file, String datasetPath, long[] offset, long[] count,
+            ReadStrategy strategy, int windowBytes, int aggregatorsPerNode) {
+        String where = file + " DistributedDataset.readAll(" + datasetPath + ")";
+        if (strategy == null) {
+            throw new IllegalArgumentException(where + ": strategy is null (rank " + comm.rank() + ")");
+        }
+        Hdf5Reader reader = null;
+        DatasetInfo info = null;
+        String error = null;
+        boolean contiguous = false;
+        boolean direct = false;
+        try {
+            if (offset == null || count == null) {
+                throw new IllegalArgumentException("offset and count must not be null");
+            }
+            Hyperslab box = new Hyperslab(offset, count);
+            try {
+                reader = Hdf5Reader.open(file);
+                info = reader.dataset(datasetPath);
+            } catch (Hdf5FormatException e) {
+                if (!e.unsupported()) {
+                    throw e;
+                }
+                // not this reader's kind of file: every rank reads through read (jHDF), checked there
+            }
+            if (info != null) {
+                if (!box.fitsIn(info.shape())) {
+                    throw new IllegalArgumentException("box " + box + " is outside the dataset's shape "
+                            + Arrays.toString(info.shape()));
+                }
+                if (box.volume() > Integer.MAX_VALUE - 16) {
+                    throw new IllegalArgumentException("box " + box + " holds " + box.volume()
+                            + " elements, more than one Java array holds; read it in parts");
+                }
+                contiguous = reader.contiguousInFile(info);
+                direct = contiguous && reader.directAvailable();
+            }
+        } catch (RuntimeException e) {
+            error = e.getMessage();
+        }
+        try {
+            boolean shapeOk = error == null;
+            BlockClaim mine = new BlockClaim(comm.rank(), shapeOk ? offset : new long[0], shapeOk ? count : new long[0], error);
+            List<BlockClaim> claims = comm.allgatherObject(mine);
+            for (BlockClaim c : claims) {
+                if (c.error() != null) {
+                    throw new IllegalArgumentException(where + ": rank " + c.rank() + ": " + c.error());
+                }
+            }
+            long flags = comm.allreduce(contiguous ? 1L : 0L, dev.tessera.comm.Op.MIN)
+                    | comm.allreduce(direct ? 2L : 0L, dev.tessera.comm.Op.MIN);
+            int[] nodeOf = comm.nodeMap();
+            int nodes = (int) Arrays.stream(nodeOf).distinct().count();
+            ReadStrategy s = (flags & 1) == 0 ? ReadStrategy.INDEPENDENT
+                    : strategy != ReadStrategy.AUTO ? strategy
+                    : chooseRead(claims, info.shape(), info.type().size(), nodes, (flags & 2) != 0);
+            Object out = null;
+            String failure = null;
+            if (s == ReadStrategy.AGGREGATED) {
+                out = info.type().newArray((int) new Hyperslab(offset, count).volume());
+                failure = AggregatedRead.read(comm, reader, info, claims, new Hyperslab(offset, count),
+                        Hdf5Type.segmentOf(out), AggregatedRead.aggregators(nodeOf, aggregatorsPerNode), windowBytes);
+            } else {
+                try {
+                    out = reader != null && info != null ? reader.read(datasetPath, offset, count)
+                            : read(comm, file, datasetPath, offset, count);
+                } catch (RuntimeException e) {
+                    failure = e.getMessage();
+                }
+            }
+            Collective.throwIfAnyFailed(comm, failure, where, null);
+            return out;
+        } finally {
+            if (reader != null) {
+                reader.close();
+            }
+        }
+    }
+
+    /**
+     * AUTO's rule for reads ({@link ReadStrategy}): aggregate where the boxes' average run
+     * is shorter than {@value #AUTO_RUN_BYTES} bytes and they ask for at least half of the
+     * elements between the first and the last one any box holds (an aggregator reads that
+     * whole span), on several nodes, or on one where every rank reads with O_DIRECT.
+     */
+    static ReadStrategy chooseRead(List<BlockClaim> claims, long[] shape, int typeSize, int nodes, boolean direct) {
+        if (nodes <= 1 && !direct) {
+            return ReadStrategy.INDEPENDENT;
+        }
+        long elements = 0;
+        for (BlockClaim c : claims) {
+            elements += c.box().volume();
+        }
+        long[] span = AggregatedRead.span(claims, shape);
+        return shortRuns(claims, shape, typeSize) && 2 * elements >= span[1] - span[0]
+                ? ReadStrategy.AGGREGATED : ReadStrategy.INDEPENDENT;
+    }
+
+    /** Whether the boxes' average run (elements over runs, in bytes) is shorter than {@value #AUTO_RUN_BYTES}. */
+    static boolean shortRuns(List<BlockClaim> claims, long[] shape, int typeSize) {
+        long runs = 0;
+        long elements = 0;
+        for (BlockClaim c : claims) {
+            runs += runCount(c.box(), shape);
+            elements += c.box().volume();
+        }
+        return runs > 0 && elements * typeSize / runs < AUTO_RUN_BYTES;
     }
 
     /** The shape of {@code datasetPath} in {@code file} (to compute blocks before a read). */

@@ -375,7 +375,24 @@ public final class Hdf5Reader implements AutoCloseable {
         return start;
     }
 
-    private synchronized boolean directAvailable() {
+    /**
+     * Reads {@code length} bytes at {@code address} into {@code window} (page aligned, two
+     * pages longer than {@code length}), all of which the caller wants: past the page cache
+     * where it can (as {@link #readWindow}). Returns the file address of the window's first
+     * byte. For the aggregators of {@link AggregatedRead}; thread-safe.
+     */
+    long readWhole(ByteBuffer window, long address, int length, String dataset) {
+        return readWindow(window, address, length, length, dataset);
+    }
+
+    /** Whether {@code info}'s data is one contiguous range of this file that this class reads (not libhdf5, chunked or compact). */
+    boolean contiguousInFile(DatasetInfo info) {
+        return nativeFile == null && !info.chunked() && info.compactData() == null
+                && info.address() != MetadataBuffer.UNDEFINED_ADDRESS;
+    }
+
+    /** Whether reads of this file can bypass the page cache (O_DIRECT taken, not switched off). */
+    synchronized boolean directAvailable() {
         if (directState == 0) {
             directState = -1;
             if (Hdf5Writer.directEnabled()) {

@@ -32,12 +32,22 @@ final class Blocks {
 
     /** The block's values, row-major. */
     static double[] fill(long[] offset, long[] count) {
-        double[] a = new double[(int) (count[0] * count[1] * count[2])];
+        return fill(offset, count, Blocks::value);
+    }
+
+    /** A value of a 3-d test array at (z, y, x). */
+    interface Values {
+        double at(long z, long y, long x);
+    }
+
+    /** The block's values under {@code values}, row-major. */
+    static double[] fill(long[] offset, long[] count, Values values) {
+        double[] a = new double[Math.toIntExact(count[0] * count[1] * count[2])];
         int i = 0;
         for (long z = 0; z < count[0]; z++) {
             for (long y = 0; y < count[1]; y++) {
                 for (long x = 0; x < count[2]; x++) {
-                    a[i++] = value(offset[0] + z, offset[1] + y, offset[2] + x);
+                    a[i++] = values.at(offset[0] + z, offset[1] + y, offset[2] + x);
                 }
             }
         }

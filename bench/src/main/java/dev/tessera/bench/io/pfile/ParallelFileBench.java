@@ -58,6 +58,8 @@ public final class ParallelFileBench {
 
         List<Double> ddWrite = new ArrayList<>();
         List<Double> ddRead = new ArrayList<>();
+        List<Double> ddDirectWrite = new ArrayList<>();
+        List<Double> ddDirectRead = new ArrayList<>();
         List<Double> javaWrite = new ArrayList<>();
         List<Double> javaRead = new ArrayList<>();
         List<Double> pfWrite = new ArrayList<>();
@@ -72,6 +74,11 @@ public final class ParallelFileBench {
                 dropCache(ddFile);
                 settle();
                 ddRead.add(dd(ddFile, bytes, false));
+                Files.deleteIfExists(ddFile);
+                settle();
+                ddDirectWrite.add(dd(ddFile, bytes, true, true));
+                settle();
+                ddDirectRead.add(dd(ddFile, bytes, false, true));
                 double[] jr = javaSequential(ddFile, bytes);
                 javaWrite.add(jr[0]);
                 javaRead.add(jr[1]);
@@ -79,8 +86,9 @@ public final class ParallelFileBench {
                 double[] wr = parallelFile(file, ranks, sizes, hints, slabs);
                 pfWrite.add(wr[0]);
                 pfRead.add(wr[1]);
-                System.out.printf("  round %d: dd write %.0f MB/s, read %.0f MB/s; Java sequential write %.0f, read %.0f;"
-                                + " writeAll %.0f MB/s, readAll %.0f MB/s%n", r + 1, ddWrite.getLast(), ddRead.getLast(),
+                System.out.printf("  round %d: dd write %.0f MB/s, read %.0f MB/s; dd O_DIRECT write %.0f, read %.0f;"
+                                + " Java sequential write %.0f, read %.0f; writeAll %.0f MB/s, readAll %.0f MB/s%n", r + 1,
+                        ddWrite.getLast(), ddRead.getLast(), ddDirectWrite.getLast(), ddDirectRead.getLast(),
                         javaWrite.getLast(), javaRead.getLast(), pfWrite.getLast(), pfRead.getLast());
                 Files.deleteIfExists(ddFile);
                 Files.deleteIfExists(file);
@@ -93,13 +101,15 @@ public final class ParallelFileBench {
             }
         }
         System.out.println();
-        System.out.println("| median of " + repeat + " | dd (raw sequential) MB/s | Java sequential MB/s | ParallelFile MB/s"
-                + " | ParallelFile / dd |");
-        System.out.println("|---|---|---|---|---|");
-        System.out.printf("| write (to disk, fsync) | %.0f | %.0f | %.0f | %.2f |%n", median(ddWrite), median(javaWrite),
-                median(pfWrite), median(pfWrite) / median(ddWrite));
-        System.out.printf("| read (page cache dropped) | %.0f | %.0f | %.0f | %.2f |%n", median(ddRead), median(javaRead),
-                median(pfRead), median(pfRead) / median(ddRead));
+        System.out.println("| median of " + repeat + " | dd MB/s | dd O_DIRECT MB/s | Java sequential MB/s | ParallelFile MB/s"
+                + " | ParallelFile / dd | ParallelFile / dd O_DIRECT |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        System.out.printf("| write (to disk, fsync) | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f |%n", median(ddWrite),
+                median(ddDirectWrite), median(javaWrite), median(pfWrite), median(pfWrite) / median(ddWrite),
+                median(pfWrite) / median(ddDirectWrite));
+        System.out.printf("| read (page cache dropped) | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f |%n", median(ddRead),
+                median(ddDirectRead), median(javaRead), median(pfRead), median(pfRead) / median(ddRead),
+                median(pfRead) / median(ddDirectRead));
     }
 
     /**
@@ -247,12 +257,20 @@ public final class ParallelFileBench {
         return ddSource;
     }
 
-    /** MB/s of dd writing (conv=fdatasync) or reading {@code bytes} in 16 MiB blocks. */
+    /** MB/s of dd writing (conv=fdatasync) or reading {@code bytes} in 16 MiB blocks, through the page cache. */
     static double dd(Path file, long bytes, boolean write) throws IOException, InterruptedException {
+        return dd(file, bytes, write, false);
+    }
+
+    /** As {@link #dd(Path, long, boolean)}; {@code direct}: with oflag=direct / iflag=direct (past the page cache). */
+    static double dd(Path file, long bytes, boolean write, boolean direct) throws IOException, InterruptedException {
         long blocks = Math.max(1, bytes >> 24);
-        List<String> cmd = write
+        List<String> cmd = new ArrayList<>(write
                 ? List.of("dd", "if=" + ddSource(bytes), "of=" + file, "bs=16M", "count=" + blocks, "conv=fdatasync")
-                : List.of("dd", "if=" + file, "of=/dev/null", "bs=16M");
+                : List.of("dd", "if=" + file, "of=/dev/null", "bs=16M"));
+        if (direct) {
+            cmd.add(write ? "oflag=direct" : "iflag=direct");
+        }
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
