@@ -120,6 +120,21 @@ public final class BlockedCalls {
         return enter(device, call);
     }
 
+    /**
+     * A wait inside the call this thread named with {@link #call}, on something other than a
+     * request ({@code waitingFor}, e.g. a flag in shared memory); null when reports are off.
+     */
+    public static Wait enterCurrent(Device device, String waitingFor) {
+        if (!TRACKING) {
+            return null;
+        }
+        String call = CALL.get();
+        if (call == null) {
+            call = "rank " + device.rank() + ": a collective";
+        }
+        return enter(device, call + " [device: " + waitingFor + "]");
+    }
+
     /** A wait in a call that polls rather than waiting for a request (probe); null when reports are off. */
     public static Wait enter(Device device, String call) {
         return enter(device, call, null);

@@ -875,6 +875,19 @@ public final class ShmDevice extends MatchingDevice {
         if (ready.getAsBoolean()) {
             return;
         }
+        // hang reports and --time-limit name the collective this rank waits in, as they do for request waits
+        dev.tessera.device.BlockedCalls.Wait blocked = dev.tessera.device.BlockedCalls.enabled()
+                ? dev.tessera.device.BlockedCalls.enterCurrent(this,
+                        "waiting for rank " + worldPeer + "'s collective flag in shared memory")
+                : null;
+        try {
+            spinThenSleep(ready, worldPeer);
+        } finally {
+            dev.tessera.device.BlockedCalls.exit(blocked);
+        }
+    }
+
+    private void spinThenSleep(java.util.function.BooleanSupplier ready, int worldPeer) {
         int idle = 0;
         while (!ready.getAsBoolean()) {
             // the condition is a read of a cache line: poll it a few times between progress calls (spinning
