@@ -1,5 +1,6 @@
 package dev.tessera.io.hdf5;
 
+import dev.tessera.io.direct.DirectIo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -394,18 +395,8 @@ public final class Hdf5Reader implements AutoCloseable {
     /** Whether reads of this file can bypass the page cache (O_DIRECT taken, not switched off). */
     synchronized boolean directAvailable() {
         if (directState == 0) {
-            directState = -1;
-            if (Hdf5Writer.directEnabled()) {
-                try {
-                    long block = java.nio.file.Files.getFileStore(path).getBlockSize();
-                    if (block > 0 && block <= Hdf5Writer.PAGE && Hdf5Writer.PAGE % block == 0) {
-                        direct = FileChannel.open(path, StandardOpenOption.READ, com.sun.nio.file.ExtendedOpenOption.DIRECT);
-                        directState = 1;
-                    }
-                } catch (IOException | UnsupportedOperationException e) {
-                    // no direct I/O here: the page cache it is
-                }
-            }
+            direct = DirectIo.open(path, Hdf5Writer.DIRECT_PROPERTY, StandardOpenOption.READ);
+            directState = direct != null ? 1 : -1;
         }
         return directState > 0;
     }

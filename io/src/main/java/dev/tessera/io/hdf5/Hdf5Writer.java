@@ -1,5 +1,6 @@
 package dev.tessera.io.hdf5;
 
+import dev.tessera.io.direct.DirectIo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -38,7 +39,7 @@ public final class Hdf5Writer implements AutoCloseable {
     /** Writes of at least this many page-aligned bytes bypass the page cache where the file system allows it. */
     static final int DIRECT_MIN_BYTES = 1 << 20;
     /** Alignment of direct writes (file offset, memory address, length); a multiple of the file system's block size. */
-    static final int PAGE = 4096;
+    static final int PAGE = DirectIo.PAGE;
 
     private final Path path;
     private final FileChannel channel;
@@ -206,32 +207,15 @@ public final class Hdf5Writer implements AutoCloseable {
      */
     private synchronized boolean directAvailable() {
         if (directState == 0) {
-            directState = -1;
-            if (directEnabled()) {
-                try {
-                    long block = java.nio.file.Files.getFileStore(path).getBlockSize();
-                    if (block > 0 && block <= PAGE && PAGE % block == 0) {
-                        direct = FileChannel.open(path, StandardOpenOption.WRITE, com.sun.nio.file.ExtendedOpenOption.DIRECT);
-                        directState = 1;
-                    }
-                } catch (IOException | UnsupportedOperationException e) {
-                    // no direct I/O here: the page cache it is
-                }
-            }
+            direct = DirectIo.open(path, DIRECT_PROPERTY, StandardOpenOption.WRITE);
+            directState = direct != null ? 1 : -1;
         }
         return directState > 0;
     }
 
     /** {@value #DIRECT_PROPERTY}: true (default) or false; any other value is named in the error. */
     static boolean directEnabled() {
-        String v = System.getProperty(DIRECT_PROPERTY, "true").strip();
-        if (v.equalsIgnoreCase("true")) {
-            return true;
-        }
-        if (v.equalsIgnoreCase("false")) {
-            return false;
-        }
-        throw new IllegalArgumentException("-D" + DIRECT_PROPERTY + "=" + v + ": expected true or false");
+        return DirectIo.enabled(DIRECT_PROPERTY);
     }
 
     /** Whether the writes of this file bypass the page cache where they can (for tests). */
@@ -241,9 +225,7 @@ public final class Hdf5Writer implements AutoCloseable {
 
     /** A direct buffer of {@code bytes} whose address is a multiple of {@link #PAGE}. */
     static ByteBuffer pageAlignedBuffer(int bytes) {
-        int pages = Math.toIntExact(((long) bytes + PAGE - 1) / PAGE * PAGE);
-        // alignedSlice keeps the whole pages inside the allocation: one page more than needed
-        return ByteBuffer.allocateDirect(pages + PAGE).alignedSlice(PAGE).limit(bytes).slice();
+        return DirectIo.pageAlignedBuffer(bytes);
     }
 
     /**

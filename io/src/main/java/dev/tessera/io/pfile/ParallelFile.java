@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Request;
+import dev.tessera.io.direct.DirectIo;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -63,6 +64,17 @@ import java.util.concurrent.Executors;
  */
 public final class ParallelFile implements AutoCloseable {
 
+    /**
+     * System property: {@code false} keeps every transfer in the page cache; by default (true)
+     * the whole pages of the two-phase aggregators' windows, and of a rank's own range of at
+     * least 1 MiB (slabs, independent calls), go through a second channel opened with O_DIRECT
+     * where the file system takes it (tmpfs, for one, does not: the page cache then).
+     */
+    public static final String DIRECT_PROPERTY = "tessera.io.pfile.direct";
+
+    /** Independent transfers of fewer whole pages than this stay in the page cache. */
+    private static final long DIRECT_MIN_BYTES = 1 << 20;
+
     /** When collective calls use two-phase aggregation (ROMIO's romio_cb_write / romio_cb_read). */
     public enum CollectiveBuffering {
         /** Two-phase only when the ranks' accesses interleave; a rank whose access is one contiguous range writes it itself. */
@@ -103,6 +115,9 @@ public final class ParallelFile implements AutoCloseable {
     private final Path path;
     private final Set<OpenMode> modes;
     private final FileChannel channel;
+    /** The same file opened with O_DIRECT for the aggregators' whole pages; opened on first use, null where refused or switched off. */
+    private FileChannel directChannel;
+    private boolean directTried;
     private final int[] aggregators;
     private final long bufferBytes;
     private final CollectiveBuffering buffering;
@@ -144,6 +159,13 @@ public final class ParallelFile implements AutoCloseable {
         String call = "ParallelFile.open";
         Set<OpenMode> set = modes.length == 0 ? EnumSet.noneOf(OpenMode.class) : EnumSet.copyOf(List.of(modes));
         String error = validateModes(set);
+        if (error == null) {
+            try {
+                DirectIo.enabled(DIRECT_PROPERTY); // a bad value is named here, before any I/O
+            } catch (IllegalArgumentException e) {
+                error = e.getMessage();
+            }
+        }
         Path absolute = path == null ? null : path.toAbsolutePath();
         List<String> seen = comm.allgatherObject(absolute + " " + set);
         if (error == null && new HashSet<>(seen).size() > 1) {
@@ -189,6 +211,24 @@ public final class ParallelFile implements AutoCloseable {
             return "modes " + set + ": EXCLUSIVE needs CREATE";
         }
         return null;
+    }
+
+    /**
+     * The file opened again with O_DIRECT (see {@link #DIRECT_PROPERTY}), or null where the
+     * file system refuses it or the property is false: then every transfer goes through
+     * {@link #channel} and the page cache.
+     */
+    private synchronized FileChannel directChannel() {
+        if (!directTried) {
+            directTried = true;
+            directChannel = DirectIo.open(path, DIRECT_PROPERTY, options(modes, false));
+        }
+        return directChannel;
+    }
+
+    /** Whether this rank's two-phase transfers can bypass the page cache (for tests). */
+    boolean transfersDirect() {
+        return directChannel() != null;
     }
 
     private static OpenOption[] options(Set<OpenMode> set, boolean first) {
@@ -460,7 +500,8 @@ public final class ParallelFile implements AutoCloseable {
                             }, ioThread);
                             stage = 6;
                         } else {
-                            twoPhase = new TwoPhaseIo(comm, channel, views, starts, lengths, aggregators, bufferBytes, ioThread);
+                            twoPhase = new TwoPhaseIo(comm, channel, directChannel(), views, starts, lengths, aggregators,
+                                    bufferBytes, ioThread);
                             if (write) {
                                 twoPhase.startWrite(data);
                             } else {
@@ -609,6 +650,57 @@ public final class ParallelFile implements AutoCloseable {
      * direct buffer anyway, one of unbounded size).
      */
     private void transfer(MemorySegment target, long position, boolean write) throws IOException {
+        if (!transferDirect(target, position, write)) {
+            transferBuffered(target, position, write);
+        }
+    }
+
+    /**
+     * Moves a range of at least 1 MiB of whole pages past the page cache (through {@link
+     * #directChannel}, in page-aligned 8 MiB chunks), the partial pages at its ends through
+     * the page cache; false (nothing moved) where there is no direct channel or the range is
+     * shorter. Bytes past the end of the file read as zeros, as on the page-cache path.
+     */
+    private boolean transferDirect(MemorySegment target, long position, boolean write) throws IOException {
+        int page = DirectIo.PAGE;
+        long start = (position + page - 1) / page * page;
+        long end = (position + target.byteSize()) / page * page;
+        if (end - start < DIRECT_MIN_BYTES) {
+            return false;
+        }
+        FileChannel d = directChannel();
+        if (d == null) {
+            return false;
+        }
+        transferBuffered(target.asSlice(0, start - position), position, write);
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            long chunk = Math.min(end - start, 8L << 20);
+            MemorySegment staging = arena.allocate(chunk, page);
+            for (long at = start; at < end; at += chunk) {
+                long n = Math.min(chunk, end - at);
+                ByteBuffer bb = staging.asSlice(0, n).asByteBuffer();
+                if (write) {
+                    MemorySegment.copy(target, at - position, staging, 0, n);
+                    while (bb.hasRemaining()) {
+                        d.write(bb, at + bb.position());
+                    }
+                } else {
+                    // a read that ends off a page boundary has met the end of the file
+                    while (bb.hasRemaining() && bb.position() % page == 0) {
+                        if (d.read(bb, at + bb.position()) <= 0) {
+                            break;
+                        }
+                    }
+                    staging.asSlice(bb.position(), n - bb.position()).fill((byte) 0);
+                    MemorySegment.copy(staging, 0, target, at - position, n);
+                }
+            }
+        }
+        transferBuffered(target.asSlice(end - position), end, write);
+        return true;
+    }
+
+    private void transferBuffered(MemorySegment target, long position, boolean write) throws IOException {
         if (target.heapBase().map(base -> base instanceof byte[]).orElse(true)) {
             move(target, position, write);
             return;
@@ -708,6 +800,11 @@ public final class ParallelFile implements AutoCloseable {
         }
         try {
             channel.close();
+            synchronized (this) {
+                if (directChannel != null) {
+                    directChannel.close();
+                }
+            }
         } catch (IOException e) {
             error = CollectiveCheck.describe(e);
         }

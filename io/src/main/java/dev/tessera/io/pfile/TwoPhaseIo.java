@@ -4,6 +4,7 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Datatype;
 import dev.tessera.comm.Request;
+import dev.tessera.io.direct.DirectIo;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -45,9 +46,11 @@ final class TwoPhaseIo {
 
     static final int TAG = 7;
     private static final long ALIGN = 4096;
+    private static final int PAGE = DirectIo.PAGE;
 
     private final Comm comm;
     private final FileChannel channel;
+    private final FileChannel direct; // the same file with O_DIRECT, or null: page cache only
     private final FileView[] views;
     private final long[] starts;
     private final long[] lengths;
@@ -97,10 +100,11 @@ final class TwoPhaseIo {
      * @param starts  view byte position where each rank's access begins
      * @param lengths bytes each rank accesses
      */
-    TwoPhaseIo(Comm comm, FileChannel channel, FileView[] views, long[] starts, long[] lengths, int[] aggregators,
+    TwoPhaseIo(Comm comm, FileChannel channel, FileChannel direct, FileView[] views, long[] starts, long[] lengths, int[] aggregators,
                long bufferBytes, ExecutorService ioThread) {
         this.comm = comm;
         this.channel = channel;
+        this.direct = direct;
         this.views = views;
         this.starts = starts;
         this.lengths = lengths;
@@ -157,6 +161,15 @@ final class TwoPhaseIo {
 
     private long windowEnd(int a, long r) {
         return Math.min(bounds[a + 1], bounds[a] + (r + 1) * bufferBytes);
+    }
+
+    /**
+     * The file offset of a window buffer's first byte in round {@code r}: its window start
+     * rounded down to a page, so that buffer and file agree modulo the page (the buffer is
+     * page aligned) and whole pages can move with O_DIRECT.
+     */
+    private long windowOrigin(long r) {
+        return windowStart(myAggregator, r) / PAGE * PAGE;
     }
 
     /** Pieces of rank p's access in a window, as (file offset, length, buffer offset) triples. */
@@ -238,7 +251,9 @@ final class TwoPhaseIo {
     private void allocateWindows() {
         if (myAggregator >= 0 && rounds > 0) {
             for (int i = 0; i < 2; i++) {
-                windows[i] = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 1, 4096);
+                // from the page holding the window's start to the page past its end
+                windows[i] = arena.allocate(Math.min(bufferBytes, bounds[myAggregator + 1] - bounds[myAggregator]) + 2L * PAGE,
+                        PAGE);
             }
         }
     }
@@ -360,8 +375,10 @@ final class TwoPhaseIo {
         long extentLo = Long.MAX_VALUE;
         long extentHi = Long.MIN_VALUE;
         long w0 = 0;
+        long origin = 0;
         if (myAggregator >= 0) {
             w0 = windowStart(myAggregator, r);
+            origin = windowOrigin(r);
             long w1 = windowEnd(myAggregator, r);
             List<List<long[]>> byRank = new ArrayList<>();
             long covered = 0;
@@ -375,10 +392,10 @@ final class TwoPhaseIo {
                 }
             }
             if (extentLo < extentHi && covered < extentHi - extentLo) {
-                sieveRead(window, w0, extentLo, extentHi);
-            } else {
+                sieveRead(window, origin, extentLo, extentHi);
+            } else if (direct == null) {
                 gather = new ArrayList<>();
-            }
+            } // with O_DIRECT the window is assembled in its page-aligned buffer and its whole pages written direct
             for (int p = 0; p < views.length; p++) {
                 List<long[]> pcs = byRank.get(p);
                 if (pcs.isEmpty() || p == me) {
@@ -386,7 +403,7 @@ final class TwoPhaseIo {
                 }
                 if (pcs.size() == 1) {
                     long[] pc = pcs.getFirst();
-                    MemorySegment into = window.asSlice(pc[0] - w0, pc[1]);
+                    MemorySegment into = window.asSlice(pc[0] - origin, pc[1]);
                     requests.add(comm.irecv(bytes(into), p, TAG));
                     if (gather != null) {
                         gather.add(new Slice(pc[0], into));
@@ -394,7 +411,7 @@ final class TwoPhaseIo {
                 } else {
                     MemorySegment staging = recvStaging.take(total(pcs));
                     requests.add(comm.irecv(bytes(staging), p, TAG));
-                    long base = w0;
+                    long base = origin;
                     if (gather != null) {
                         long at = 0;
                         for (long[] pc : pcs) {
@@ -420,9 +437,9 @@ final class TwoPhaseIo {
             }
             if (aggregators[a] == me) {
                 for (long[] pc : pcs) {
-                    MemorySegment.copy(local, pc[2], window, pc[0] - w0, pc[1]);
+                    MemorySegment.copy(local, pc[2], window, pc[0] - origin, pc[1]);
                     if (gather != null) {
-                        gather.add(new Slice(pc[0], window.asSlice(pc[0] - w0, pc[1])));
+                        gather.add(new Slice(pc[0], window.asSlice(pc[0] - origin, pc[1])));
                     }
                 }
             } else if (pcs.size() == 1) {
@@ -441,7 +458,7 @@ final class TwoPhaseIo {
         inFlight = requests;
         long lo = extentLo;
         long hi = extentHi;
-        long base = w0;
+        long base = origin;
         List<Slice> slices = gather;
         roundDone = () -> {
             afterReceive.forEach(Runnable::run);
@@ -449,7 +466,7 @@ final class TwoPhaseIo {
                 if (slices != null) {
                     pending[slot] = CompletableFuture.runAsync(() -> writeGathered(slices, lo), ioThread);
                 } else {
-                    pending[slot] = CompletableFuture.runAsync(() -> writeFully(window.asSlice(lo - base, hi - lo), lo), ioThread);
+                    pending[slot] = CompletableFuture.runAsync(() -> writeWindow(window, base, lo, hi), ioThread);
                 }
             }
         };
@@ -486,11 +503,12 @@ final class TwoPhaseIo {
         }
     }
 
-    private void sieveRead(MemorySegment window, long w0, long lo, long hi) {
+    /** Reads [lo, hi) into {@code window} (whose first byte is file offset {@code origin}) through the page cache; zeros past the end. */
+    private void sieveRead(MemorySegment window, long origin, long lo, long hi) {
         if (failure != null) {
             return;
         }
-        MemorySegment part = window.asSlice(lo - w0, hi - lo);
+        MemorySegment part = window.asSlice(lo - origin, hi - lo);
         part.fill((byte) 0);
         try {
             ByteBuffer bb = part.asByteBuffer();
@@ -505,11 +523,32 @@ final class TwoPhaseIo {
         }
     }
 
-    private void writeFully(MemorySegment data, long position) {
+    /**
+     * Writes [lo, hi) of {@code window} (whose first byte is file offset {@code origin}, a
+     * page boundary): its whole pages through {@link #direct} where there is one, the partial
+     * pages at either end (shared with a neighbouring window or the data outside the
+     * collective's range) through the page cache.
+     */
+    private void writeWindow(MemorySegment window, long origin, long lo, long hi) {
+        long start = (lo + PAGE - 1) / PAGE * PAGE;
+        long end = hi / PAGE * PAGE;
+        if (direct != null && end > start) {
+            writeFully(channel, window.asSlice(lo - origin, start - lo), lo);
+            writeFully(direct, window.asSlice(start - origin, end - start), start);
+            writeFully(channel, window.asSlice(end - origin, hi - end), end);
+        } else {
+            writeFully(channel, window.asSlice(lo - origin, hi - lo), lo);
+        }
+    }
+
+    private void writeFully(FileChannel ch, MemorySegment data, long position) {
+        if (failure != null) {
+            return;
+        }
         try {
             ByteBuffer bb = data.asByteBuffer();
             while (bb.hasRemaining()) {
-                channel.write(bb, position + bb.position());
+                ch.write(bb, position + bb.position());
             }
         } catch (IOException e) {
             synchronized (this) {
@@ -539,6 +578,7 @@ final class TwoPhaseIo {
             }
             staging.reset();
             long w0 = windowStart(myAggregator, r);
+            long origin = windowOrigin(r);
             long w1 = windowEnd(myAggregator, r);
             long lo = Long.MAX_VALUE;
             long hi = Long.MIN_VALUE;
@@ -558,7 +598,7 @@ final class TwoPhaseIo {
             }
             long from = lo;
             long to = hi;
-            if (covered == hi - lo) {
+            if (covered == hi - lo && direct == null) {
                 List<Slice> slices = new ArrayList<>();
                 for (int p = 0; p < views.length; p++) {
                     long at = 0;
@@ -570,16 +610,55 @@ final class TwoPhaseIo {
                 loaded = CompletableFuture.runAsync(() -> readScattered(slices, from), ioThread);
             } else {
                 loaded = CompletableFuture.runAsync(() -> {
-                    sieveRead(window, w0, from, to);
+                    if (direct != null) {
+                        directRead(window, origin, from, to);
+                    } else {
+                        sieveRead(window, origin, from, to);
+                    }
                     for (int p = 0; p < views.length; p++) {
                         long at = 0;
                         for (long[] pc : byRank.get(p)) {
-                            MemorySegment.copy(window, pc[0] - w0, streams[p], at, pc[1]);
+                            MemorySegment.copy(window, pc[0] - origin, streams[p], at, pc[1]);
                             at += pc[1];
                         }
                     }
                 }, ioThread);
             }
+        }
+    }
+
+    /**
+     * Reads the whole pages covering [lo, hi) into {@code window} (whose first byte is file
+     * offset {@code origin}, a page boundary) through {@link #direct}; the bytes of [lo, hi)
+     * past the end of the file read as zeros, as on the page-cache path.
+     */
+    private void directRead(MemorySegment window, long origin, long lo, long hi) {
+        if (failure != null) {
+            return;
+        }
+        long start = lo / PAGE * PAGE;
+        long end = (hi + PAGE - 1) / PAGE * PAGE;
+        ByteBuffer bb = window.asSlice(start - origin, end - start).asByteBuffer();
+        long at = start;
+        try {
+            // a read that ends off a page boundary has met the end of the file
+            while (at < hi && at % PAGE == 0) {
+                int n = direct.read(bb, at);
+                if (n <= 0) {
+                    break;
+                }
+                at += n;
+            }
+        } catch (IOException e) {
+            synchronized (this) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+            return;
+        }
+        if (at < hi) {
+            window.asSlice(Math.max(at, lo) - origin, hi - Math.max(at, lo)).fill((byte) 0);
         }
     }
 
