@@ -31,7 +31,10 @@ import picocli.CommandLine.Option;
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs the report set and writes the generated section of docs/performance.md and its plots:",
             "  p2p latency and bw on smp, shm, tcp, auto and mpi (mpi when Open MPI is installed), each next to native Open MPI;",
-            "  allreduce, bcast and alltoall on shm next to native Open MPI;",
+            "  shm latency with native (off-heap) buffers next to native Open MPI;",
+            "  barrier, bcast, reduce, allreduce, allgather and alltoall on shm with 2 and 4 ranks next to native Open MPI;",
+            "  the heat example on 4 shm, 4 smp and 2 shm ranks (oversubscription);",
+            "  a table of the core performance goals, each marked met or not met in this run;",
             "  team overheads next to GCC OpenMP (bench/team-vs-openmp.sh, when gcc is installed);",
             "  NPB / NPB-MZ class W and GPU runs when they are built (not yet: listed as skipped).",
             "Text outside the generated markers in the output file is kept."})
@@ -51,9 +54,13 @@ final class ReportCommand implements Callable<Integer> {
             description = "Directory for the plots (default: img/ next to the output file).")
     Path imgDir;
 
-    @Option(names = {"-np", "--np"}, paramLabel = "N",
-            description = "Ranks for the collectives (default: the number of cores, at least 2, at most 8).")
-    Integer collectiveRanks;
+    @Option(names = {"-np", "--np"}, paramLabel = "N", split = ",",
+            description = "Rank counts for the collectives, comma-separated. Default: 2,4.")
+    List<Integer> collectiveRanks;
+
+    @Option(names = "--collective-sizes", paramLabel = "SPEC", defaultValue = "8,64,512,4K,32K,256K,1M",
+            description = "Message sizes of the collective suites (as bench --sizes). Default: ${DEFAULT-VALUE} (--quick: 8,1K,64K).")
+    String collectiveSizes;
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
             description = "Run every suite N times, Tessera and native alternately, and keep per size the run with the best "
@@ -85,7 +92,6 @@ final class ReportCommand implements Callable<Integer> {
         Path out = output != null ? output : root.resolve("docs/performance.md");
         Path img = imgDir != null ? imgDir : out.toAbsolutePath().getParent().resolve("img");
         int cores = java.lang.Runtime.getRuntime().availableProcessors();
-        int np = collectiveRanks != null ? collectiveRanks : Math.min(8, Math.max(2, cores));
         double startLoad = load();
         StringBuilder md = new StringBuilder();
         String nativeWhy = NativeMpi.unavailable();
@@ -106,6 +112,7 @@ final class ReportCommand implements Callable<Integer> {
                             + "the run with the best median is shown." : "") + "\n\n");
             StringBuilder body = new StringBuilder();
             StringBuilder summary = new StringBuilder();
+            Map<String, Series[]> p2p = new LinkedHashMap<>();
             body.append("### Point-to-point, 2 ranks\n\n");
             for (Suite s : List.of(Suite.LATENCY, Suite.BW)) {
                 List<Series> plotted = new ArrayList<>();
@@ -124,24 +131,59 @@ final class ReportCommand implements Callable<Integer> {
                         n = natives.get(tr);
                     }
                     plotted.add(t);
+                    p2p.put(s.cliName() + " " + device, new Series[] {t, n});
                     summary.append(summaryRow(s.cliName() + ", " + device, t, n, s.isBandwidth() ? 1 << 20 : 8));
                     body.append(section(s, t, n, mpi == null ? null : mpi.describe(device)));
                 }
                 plotted.addAll(natives.values());
                 body.append(plot(img, out, s.cliName() + "-p2p", "tessera bench " + s.cliName() + ", 2 ranks", plotted));
             }
-            body.append("### Collectives, ").append(np).append(" ranks, shm device\n\n");
-            for (Suite s : List.of(Suite.ALLREDUCE, Suite.BCAST, Suite.ALLTOALL)) {
-                Bench.Config c = config(s, np, "shm");
+            // native (off-heap) buffers: the shm device's single-copy path
+            Series[] nativeBuffers;
+            String previous = System.getProperty("tessera.bench.buffers");
+            System.setProperty("tessera.bench.buffers", "native");
+            try {
                 maxLoad = Math.max(maxLoad, load());
-                Series[] pair = runs(bench, c, mpi);
-                Series t = pair[0];
-                Series n = pair[1];
-                summary.append(summaryRow(s.cliName() + ", shm, " + np + " ranks", t, n, 8));
-                body.append(section(s, t, n, mpi == null ? null : mpi.describe("shm")));
-                body.append(plot(img, out, s.cliName() + "-shm", "tessera bench " + s.cliName() + ", " + np + " ranks, shm",
-                        n == null ? List.of(t) : List.of(t, n)));
+                nativeBuffers = runs(bench, config(Suite.LATENCY, 2, "shm"), mpi);
+            } finally {
+                if (previous == null) {
+                    System.clearProperty("tessera.bench.buffers");
+                } else {
+                    System.setProperty("tessera.bench.buffers", previous);
+                }
             }
+            summary.append(summaryRow("latency, shm, native buffers", nativeBuffers[0], nativeBuffers[1], 8));
+            body.append("#### latency, Tessera shm with native (off-heap) buffers\n\n").append(section(Suite.LATENCY,
+                    nativeBuffers[0], nativeBuffers[1], mpi == null ? null : mpi.describe("shm")).replaceFirst("^#### [^\n]*\n\n", ""));
+            List<Integer> rankCounts = collectiveRanks != null ? collectiveRanks : List.of(2, 4);
+            String sizes = quick ? "8,1K,64K" : collectiveSizes;
+            Map<String, Series[]> coll = new LinkedHashMap<>();
+            body.append("### Collectives, shm device\n\n");
+            for (Suite s : COLLECTIVES) {
+                List<Series> plotted = new ArrayList<>();
+                for (int np : rankCounts) {
+                    Bench.Config c = BenchCommand.config(s, np, "shm", sizes, null, null, null, blocks(), 64, quick);
+                    maxLoad = Math.max(maxLoad, load());
+                    Series[] pair = runs(bench, c, mpi);
+                    coll.put(s.cliName() + " " + np, pair);
+                    for (Series one : pair) {
+                        if (one != null) { // plot labels must differ between the rank counts
+                            plotted.add(new Series(one.suite(), one.impl(), one.device() + ", " + np + " ranks", np, one.points()));
+                        }
+                    }
+                    summary.append(summaryRow(s.cliName() + ", shm, " + np + " ranks", pair[0], pair[1], 8));
+                    body.append(section(s, pair[0], pair[1], mpi == null ? null : mpi.describe("shm"))
+                            .replaceFirst("\n\n", ", " + np + " ranks\n\n"));
+                }
+                if (!s.sizeless()) {
+                    body.append(plot(img, out, s.cliName() + "-shm", "tessera bench " + s.cliName() + ", shm", plotted));
+                }
+            }
+            double[] heat = heat(root, progress, quick ? 1 : Math.max(3, repeat));
+            body.append(heatSection(heat));
+            GoalTable goals = goals(p2p, nativeBuffers, coll, rankCounts, heat);
+            md.append("### Goals\n\nThe core performance goals (see \"Goals\" below the generated section), checked against "
+                    + "this run's medians; ratios are Tessera over native Open MPI in the same run.\n\n").append(goals.markdown());
             md.append("### Summary\n\nMedians (p50) at 8 B for latency and collectives and at 1 MiB for bandwidth "
                     + "(or the largest size run below that, with --quick); every size is in the tables below.\n\n| suite, device | size | Tessera | native | ratio |\n|---|---|---|---|---|\n")
                     .append(summary).append('\n').append(body);
@@ -159,6 +201,98 @@ final class ReportCommand implements Callable<Integer> {
         writeSection(out, head + md);
         System.err.println("tessera bench report: wrote " + out + " and plots in " + img);
         return 0;
+    }
+
+    /** The collective suites of the report and of the collective goals. */
+    static final List<Suite> COLLECTIVES = List.of(Suite.BARRIER, Suite.BCAST, Suite.REDUCE, Suite.ALLREDUCE,
+            Suite.ALLGATHER, Suite.ALLTOALL);
+
+    /** The goals table from this run's series (docs/performance.md "Goals" states them). */
+    static GoalTable goals(Map<String, Series[]> p2p, Series[] nativeBuffers, Map<String, Series[]> coll,
+                           List<Integer> rankCounts, double[] heat) {
+        GoalTable g = new GoalTable();
+        Series[] smpLat = p2p.getOrDefault("latency smp", new Series[2]);
+        Series[] shmLat = p2p.getOrDefault("latency shm", new Series[2]);
+        g.timeAtMost("smp 8 B half round trip", smpLat[0], 8, 0.25);
+        g.rateRatioAtLeast("smp message rate (bw, 8 B)", p2p.getOrDefault("bw smp", new Series[2])[0],
+                p2p.getOrDefault("bw smp", new Series[2])[1], 8, 1.0);
+        g.worstTimeRatioAtMost("shm 8 B half round trip", shmLat[0], shmLat[1], 8, 8, 1.1);
+        g.worstTimeRatioAtMost("shm latency 1 KiB-4 MiB, heap arrays", shmLat[0], shmLat[1], 1024, 4 << 20, 1.1);
+        g.worstTimeRatioAtMost("shm latency 1 KiB-4 MiB, native segments", nativeBuffers[0], nativeBuffers[1], 1024, 4 << 20, 1.1);
+        g.rateRatioAtLeast("shm message rate (bw, 8 B)", p2p.getOrDefault("bw shm", new Series[2])[0],
+                p2p.getOrDefault("bw shm", new Series[2])[1], 8, 0.9);
+        for (int np : rankCounts) {
+            for (Suite s : COLLECTIVES) {
+                Series[] pair = coll.getOrDefault(s.cliName() + " " + np, new Series[2]);
+                g.worstTimeRatioAtMost(s.cliName() + ", shm, " + np + " ranks, 8 B-1 MiB", pair[0], pair[1], 0, 1 << 20, 1.2);
+            }
+        }
+        g.ratioAtMost("heat example, 4 shm ranks / 4 smp ranks (2 cores)", heat[0] / heat[1],
+                Formats.num(heat[0]) + " s vs " + Formats.num(heat[1]) + " s", 1.5);
+        g.ratioAtMost("heat example, 4 shm ranks / 2 shm ranks", heat[0] / heat[2],
+                Formats.num(heat[0]) + " s vs " + Formats.num(heat[2]) + " s", 2.0);
+        return g;
+    }
+
+    /** The heat example's command line: N ranks on a device, solver on a 64^3 grid to t = 0.01. */
+    static List<String> heatCommand(Path root, int ranks, String device) {
+        return List.of(root.resolve("bin/tessera").toString(), "run", "-np", String.valueOf(ranks), "--device", device,
+                "-cp", root.resolve("examples/target/classes").toString(), "dev.tessera.examples.Heat3D",
+                "--n", "64", "--t-end", "0.01");
+    }
+
+    private static final java.util.regex.Pattern HEAT_TIME = java.util.regex.Pattern.compile("^\\s*time\\s+([0-9.]+) s");
+
+    /**
+     * Median solver times in seconds of the heat example on 4 shm, 4 smp and 2 shm ranks over
+     * {@code rounds} interleaved rounds, or NaNs where the examples are not built or a run fails.
+     */
+    private double[] heat(Path root, Progress progress, int rounds) throws IOException, InterruptedException {
+        double[] none = {Double.NaN, Double.NaN, Double.NaN};
+        if (!Files.isDirectory(root.resolve("examples/target/classes"))) {
+            progress.note("[bench] heat example: examples/target/classes missing (mvn package), skipped");
+            return none;
+        }
+        int[] ranks = {4, 4, 2};
+        String[] devices = {"shm", "smp", "shm"};
+        double[][] times = new double[3][rounds];
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < 3; k++) {
+                maxLoad = Math.max(maxLoad, load());
+                progress.note("[bench] heat example, round " + (r + 1) + " of " + rounds + ": " + ranks[k] + " " + devices[k] + " ranks");
+                Process p = new ProcessBuilder(heatCommand(root, ranks[k], devices[k])).redirectErrorStream(true).start();
+                double t = Double.NaN;
+                for (String l : new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
+                    java.util.regex.Matcher m = HEAT_TIME.matcher(l);
+                    if (m.find()) {
+                        t = Double.parseDouble(m.group(1));
+                    }
+                }
+                if (p.waitFor() != 0 || Double.isNaN(t)) {
+                    progress.note("[bench] heat example failed on " + ranks[k] + " " + devices[k] + " ranks: skipped");
+                    return none;
+                }
+                times[k][r] = t;
+            }
+        }
+        double[] med = new double[3];
+        for (int k = 0; k < 3; k++) {
+            java.util.Arrays.sort(times[k]);
+            med[k] = times[k][rounds / 2];
+        }
+        return med;
+    }
+
+    private static String heatSection(double[] heat) {
+        StringBuilder sb = new StringBuilder("### Oversubscription: the heat example\n\n");
+        if (Double.isNaN(heat[0])) {
+            return sb.append("Not run (examples not built, or a run failed).\n\n").toString();
+        }
+        return sb.append("`bin/tessera run -np N --device D -cp examples/target/classes dev.tessera.examples.Heat3D --n 64 --t-end 0.01`, "
+                        + "rounds interleaved, median of the solver's reported time:\n\n| ranks, device | solver time |\n|---|---|\n")
+                .append("| 4 shm (more ranks than cores) | ").append(Formats.num(heat[0])).append(" s |\n")
+                .append("| 4 smp | ").append(Formats.num(heat[1])).append(" s |\n")
+                .append("| 2 shm | ").append(Formats.num(heat[2])).append(" s |\n\n").toString();
     }
 
     /** One summary row: the point at {@code wanted} bytes (or the largest size below it, or the smallest). */
