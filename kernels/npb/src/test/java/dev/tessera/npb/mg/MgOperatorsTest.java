@@ -75,18 +75,27 @@ class MgOperatorsTest {
         return (i3 * m2 + i2) * m1 + i1;
     }
 
+    /**
+     * mg.f's line buffers for line (i2, i3) of x: s1 = the four face neighbours' lines
+     * (i2-1, i3), (i2+1, i3), (i2, i3-1), (i2, i3+1), s2 = the four edge neighbours' lines
+     * (i2-1, i3-1), (i2+1, i3-1), (i2-1, i3+1), (i2+1, i3+1), summed in that order.
+     */
+    private static void lineSums(double[] x, int i2, int i3, int m1, int m2, double[] s1, double[] s2) {
+        for (int i1 = 0; i1 < m1; i1++) {
+            s1[i1] = x[at(i1, i2 - 1, i3, m1, m2)] + x[at(i1, i2 + 1, i3, m1, m2)]
+                    + x[at(i1, i2, i3 - 1, m1, m2)] + x[at(i1, i2, i3 + 1, m1, m2)];
+            s2[i1] = x[at(i1, i2 - 1, i3 - 1, m1, m2)] + x[at(i1, i2 + 1, i3 - 1, m1, m2)]
+                    + x[at(i1, i2 - 1, i3 + 1, m1, m2)] + x[at(i1, i2 + 1, i3 + 1, m1, m2)];
+        }
+    }
+
     /** mg.f resid: r = v - A u, a(1) = 0 omitted as the reference does. */
     private static void referenceResid(double[] u, double[] v, double[] r, int m1, int m2, int m3, double[] a) {
         double[] u1 = new double[m1];
         double[] u2 = new double[m1];
         for (int i3 = 1; i3 < m3 - 1; i3++) {
             for (int i2 = 1; i2 < m2 - 1; i2++) {
-                for (int i1 = 0; i1 < m1; i1++) {
-                    u1[i1] = u[at(i1, i2 - 1, i3, m1, m2)] + u[at(i1, i2 + 1, i3, m1, m2)]
-                            + u[at(i1, i2, i3 - 1, m1, m2)] + u[at(i1, i2, i3 + 1, m1, m2)];
-                    u2[i1] = u[at(i1, i2 - 1, i3 - 1, m1, m2)] + u[at(i1, i2 + 1, i3 - 1, m1, m2)]
-                            + u[at(i1, i2 - 1, i3 + 1, m1, m2)] + u[at(i1, i2 + 1, i3 + 1, m1, m2)];
-                }
+                lineSums(u, i2, i3, m1, m2, u1, u2);
                 for (int i1 = 1; i1 < m1 - 1; i1++) {
                     int p = at(i1, i2, i3, m1, m2);
                     r[p] = v[p] - a[0] * u[p]
@@ -103,12 +112,7 @@ class MgOperatorsTest {
         double[] r2 = new double[m1];
         for (int i3 = 1; i3 < m3 - 1; i3++) {
             for (int i2 = 1; i2 < m2 - 1; i2++) {
-                for (int i1 = 0; i1 < m1; i1++) {
-                    r1[i1] = r[at(i1, i2 - 1, i3, m1, m2)] + r[at(i1, i2 + 1, i3, m1, m2)]
-                            + r[at(i1, i2, i3 - 1, m1, m2)] + r[at(i1, i2, i3 + 1, m1, m2)];
-                    r2[i1] = r[at(i1, i2 - 1, i3 - 1, m1, m2)] + r[at(i1, i2 + 1, i3 - 1, m1, m2)]
-                            + r[at(i1, i2 - 1, i3 + 1, m1, m2)] + r[at(i1, i2 + 1, i3 + 1, m1, m2)];
-                }
+                lineSums(r, i2, i3, m1, m2, r1, r2);
                 for (int i1 = 1; i1 < m1 - 1; i1++) {
                     int p = at(i1, i2, i3, m1, m2);
                     u[p] = u[p]
