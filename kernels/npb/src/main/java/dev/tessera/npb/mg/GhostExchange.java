@@ -2,6 +2,7 @@ package dev.tessera.npb.mg;
 
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.CartComm;
+import dev.tessera.comm.Request;
 
 /**
  * Fills the one-cell ghost layer of an MG block from its periodic neighbours, as the
@@ -12,8 +13,11 @@ import dev.tessera.comm.CartComm;
  * <p>Along an axis with one rank (every axis on one rank) the neighbour is the block
  * itself: the ghosts are copied from the opposite interior face in place, with no
  * message and no packing (the reference's {@code comm1p}). Along an axis with more
- * ranks, each face is packed into a buffer and swapped with {@link CartComm#sendrecv}:
- * the upper face goes up while the lower ghost arrives from below, then the reverse.
+ * ranks, both faces are packed into buffers and both swaps run at once (two receives and
+ * two sends, then one wait): the upper face goes up while the lower ghost arrives from
+ * below, and the lower face goes down while the upper ghost arrives from above. The
+ * reference does the two directions one after the other ({@code give3}/{@code take3});
+ * at once, an exchange along an axis waits for its neighbours once instead of twice.
  *
  * <p>A replicated level (whole level on every rank, {@code grid == null}) is periodic in
  * place along every axis.
@@ -34,8 +38,11 @@ final class GhostExchange {
     private final int[] below = new int[3];
     private final int[] above = new int[3];
     private final boolean[] local = new boolean[3];
-    private final double[] sendBuf;
-    private final double[] recvBuf;
+    /** Face buffers: sent up / down, received from below / above. */
+    private final double[] sendUp;
+    private final double[] sendDown;
+    private final double[] fromBelow;
+    private final double[] fromAbove;
 
     /** The exchange of an m1 x m2 x m3 block of {@code grid}, or of a replicated level if {@code grid} is null. */
     GhostExchange(CartComm grid, int m1, int m2, int m3) {
@@ -45,8 +52,10 @@ final class GhostExchange {
         this.m3 = m3;
         if (grid == null) {
             java.util.Arrays.fill(local, true);
-            this.sendBuf = null;
-            this.recvBuf = null;
+            this.sendUp = null;
+            this.sendDown = null;
+            this.fromBelow = null;
+            this.fromAbove = null;
             return;
         }
         int[] dims = grid.dims();
@@ -58,8 +67,10 @@ final class GhostExchange {
             local[axis] = dims[dim] == 1;
         }
         int face = Math.max(m2 * m3, Math.max(m1 * m3, m1 * m2));
-        this.sendBuf = new double[face];
-        this.recvBuf = new double[face];
+        this.sendUp = new double[face];
+        this.sendDown = new double[face];
+        this.fromBelow = new double[face];
+        this.fromAbove = new double[face];
     }
 
     /** Fills every ghost of {@code u}. */
@@ -105,19 +116,28 @@ final class GhostExchange {
         System.arraycopy(u, plane, u, (m3 - 1) * plane, plane);
     }
 
-    /** Swaps the faces along {@code axis} with the neighbours: upper face up / lower ghost from below, then the reverse. */
+    /**
+     * Swaps the faces along {@code axis} with the neighbours, both directions at once: the
+     * upper interior layer goes up and the lower ghost arrives from below (TAG_UP), the
+     * lower interior layer goes down and the upper ghost arrives from above (TAG_DOWN).
+     * With two ranks along the axis both neighbours are the same rank; the tags keep the
+     * two messages apart.
+     */
     private void swap(double[] u, int axis) {
         int last = axis == 0 ? m1 : axis == 1 ? m2 : m3;
-        int n = pack(u, axis, last - 2);
-        grid.sendrecv(Buffer.of(sendBuf, 0, n), above[axis], TAG_UP, Buffer.of(recvBuf, 0, n), below[axis], TAG_UP);
-        unpack(u, axis, 0);
-        pack(u, axis, 1);
-        grid.sendrecv(Buffer.of(sendBuf, 0, n), below[axis], TAG_DOWN, Buffer.of(recvBuf, 0, n), above[axis], TAG_DOWN);
-        unpack(u, axis, last - 1);
+        int n = pack(u, axis, last - 2, sendUp);
+        pack(u, axis, 1, sendDown);
+        Request fromBelowDone = grid.irecv(Buffer.of(fromBelow, 0, n), below[axis], TAG_UP);
+        Request fromAboveDone = grid.irecv(Buffer.of(fromAbove, 0, n), above[axis], TAG_DOWN);
+        Request upSent = grid.isend(Buffer.of(sendUp, 0, n), above[axis], TAG_UP);
+        Request downSent = grid.isend(Buffer.of(sendDown, 0, n), below[axis], TAG_DOWN);
+        Request.waitAll(fromBelowDone, fromAboveDone, upSent, downSent);
+        unpack(u, axis, 0, fromBelow);
+        unpack(u, axis, last - 1, fromAbove);
     }
 
-    /** Copies layer {@code at} of {@code axis} into the send buffer; returns its length. */
-    private int pack(double[] u, int axis, int at) {
+    /** Copies layer {@code at} of {@code axis} into {@code sendBuf}; returns its length. */
+    private int pack(double[] u, int axis, int at, double[] sendBuf) {
         int n = 0;
         switch (axis) {
             case 0 -> {
@@ -141,8 +161,8 @@ final class GhostExchange {
         return n;
     }
 
-    /** Copies the receive buffer into layer {@code at} of {@code axis}. */
-    private void unpack(double[] u, int axis, int at) {
+    /** Copies {@code recvBuf} into layer {@code at} of {@code axis}. */
+    private void unpack(double[] u, int axis, int at, double[] recvBuf) {
         int n = 0;
         switch (axis) {
             case 0 -> {
