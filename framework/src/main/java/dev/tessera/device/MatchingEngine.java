@@ -85,10 +85,13 @@ public final class MatchingEngine {
 
     /**
      * A receive is posted. Returns the oldest matching unexpected message, removed from its
-     * queue (the caller delivers it), or null after enqueueing the receive.
+     * queue (the caller delivers it), or null after enqueueing the receive. The receive is
+     * enqueued before the rings are drained, so a ring message it matches goes straight into
+     * it (no private copy); it may therefore have completed when this returns null. The
+     * unexpected queue is searched first and without draining: it holds each sender's older
+     * messages, the rings only newer ones.
      */
     public synchronized IncomingMessage post(ReceiveRequest r) {
-        drainRings();
         Queues q = queues(r.context);
         IncomingMessage m = findUnexpected(q, r.source, r.tag);
         if (m != null) {
@@ -104,6 +107,7 @@ public final class MatchingEngine {
         }
         q.postedTail = r;
         r.queued = true;
+        drainRings();
         return null;
     }
 
