@@ -1,7 +1,10 @@
 package dev.tessera.device;
 
+import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -17,8 +20,12 @@ import java.util.function.Supplier;
  * two messages from one sender that both fit a receive are received in send order.
  *
  * <p>All queue operations run under this object's monitor; payload copies happen outside
- * it, after the match has been decided. Contexts are keyed by int with a one-entry cache,
- * because consecutive operations nearly always hit the same communicator.
+ * it, after the match has been decided, except for messages from a {@link SmallMessageRing}
+ * (at most {@link SmallMessageRing#MAX_PAYLOAD} bytes), which are copied out of their slot
+ * under it. Every operation first drains the engine's rings (the smp device's small
+ * messages), so the queues always hold every message published before the operation.
+ * Contexts are keyed by int with a one-entry cache, because consecutive operations nearly
+ * always hit the same communicator.
  */
 public final class MatchingEngine {
 
@@ -27,6 +34,11 @@ public final class MatchingEngine {
     }
 
     private final Map<Integer, Queues> contexts = new HashMap<>();
+    private static final SmallMessageRing[] NO_RINGS = new SmallMessageRing[0];
+    /** Rings of small messages into this engine (smp), copy-on-write under the monitor. */
+    private volatile SmallMessageRing[] rings = NO_RINGS;
+    /** Threads of this rank parked in a wait, for senders on a ring to wake. */
+    private final CopyOnWriteArrayList<Thread> sleepers = new CopyOnWriteArrayList<>();
     private int cachedContext = Integer.MIN_VALUE;
     private Queues cachedQueues;
 
@@ -53,6 +65,7 @@ public final class MatchingEngine {
      * unexpected message.
      */
     public synchronized ReceiveRequest arrive(Envelope env, Supplier<? extends IncomingMessage> unmatched) {
+        drainRings();
         Queues q = queues(env.context());
         for (ReceiveRequest r = q.postedHead; r != null; r = r.next) {
             if (r.matches(env.source(), env.tag())) {
@@ -72,7 +85,11 @@ public final class MatchingEngine {
 
     /**
      * A receive is posted. Returns the oldest matching unexpected message, removed from its
-     * queue (the caller delivers it), or null after enqueueing the receive.
+     * queue (the caller delivers it), or null after enqueueing the receive. The receive is
+     * enqueued before the rings are drained, so a ring message it matches goes straight into
+     * it (no private copy); it may therefore have completed when this returns null. The
+     * unexpected queue is searched first and without draining: it holds each sender's older
+     * messages, the rings only newer ones.
      */
     public synchronized IncomingMessage post(ReceiveRequest r) {
         Queues q = queues(r.context);
@@ -90,17 +107,20 @@ public final class MatchingEngine {
         }
         q.postedTail = r;
         r.queued = true;
+        drainRings();
         return null;
     }
 
     /** The envelope of the oldest unexpected message matching the pattern, or null (probe). */
     public synchronized Envelope peek(int source, int tag, int context) {
+        drainRings();
         IncomingMessage m = findUnexpected(queues(context), source, tag);
         return m == null ? null : m.envelope();
     }
 
     /** Removes and returns the oldest matching unexpected message, or null (matched probe). */
     public synchronized IncomingMessage take(int source, int tag, int context) {
+        drainRings();
         Queues q = queues(context);
         IncomingMessage m = findUnexpected(q, source, tag);
         if (m != null) {
@@ -111,6 +131,7 @@ public final class MatchingEngine {
 
     /** Removes a posted receive that has not matched yet; false if it already matched. */
     public synchronized boolean cancel(ReceiveRequest r) {
+        drainRings();
         if (!r.queued) {
             return false;
         }
@@ -123,6 +144,7 @@ public final class MatchingEngine {
      * every context: a dead rank's receives, which the caller completes with an error.
      */
     public synchronized java.util.List<ReceiveRequest> removeReceivesFrom(int source) {
+        drainRings();
         java.util.List<ReceiveRequest> out = new java.util.ArrayList<>();
         for (Queues q : contexts.values()) {
             for (ReceiveRequest r = q.postedHead; r != null; ) {
@@ -139,6 +161,7 @@ public final class MatchingEngine {
 
     /** Removes an unexpected message that has not been received yet; false if it has. */
     public synchronized boolean withdraw(IncomingMessage m) {
+        drainRings();
         Queues q = queues(m.envelope().context());
         for (IncomingMessage x = q.unexpectedHead; x != null; x = x.next) {
             if (x == m) {
@@ -151,11 +174,85 @@ public final class MatchingEngine {
 
     /** Number of unexpected messages queued in a context (diagnostics and tests). */
     public synchronized int unexpectedCount(int context) {
+        drainRings();
         int n = 0;
         for (IncomingMessage m = queues(context).unexpectedHead; m != null; m = m.next) {
             n++;
         }
         return n;
+    }
+
+    // ------------------------------------------------------------------ small-message rings (smp)
+
+    /**
+     * Opens a ring for small messages from {@code source} into this engine, written by the
+     * calling thread only ({@code slots}: a power of two).
+     */
+    public synchronized SmallMessageRing.Producer openRing(int source, int slots) {
+        SmallMessageRing ring = new SmallMessageRing(source, slots);
+        SmallMessageRing[] more = java.util.Arrays.copyOf(rings, rings.length + 1);
+        more[rings.length] = ring;
+        rings = more;
+        return new SmallMessageRing.Producer(ring, Thread.currentThread());
+    }
+
+    /**
+     * Moves the messages published on this engine's rings into its queues; true if there
+     * were any. Called by the receiving rank's waiting loop: looks without the lock first.
+     */
+    public boolean poll() {
+        for (SmallMessageRing ring : rings) {
+            if (ring.ready()) {
+                synchronized (this) {
+                    return drainRings() > 0;
+                }
+            }
+        }
+        return false;
+    }
+
+    private int drainRings() {
+        int n = 0;
+        for (SmallMessageRing ring : rings) {
+            n += ring.drainInto(this);
+        }
+        return n;
+    }
+
+    /** A ring's message, its payload at {@code payloadOffset} of {@code slots}: match it or queue a copy. */
+    void arriveSmall(Envelope env, MemorySegment slots, long payloadOffset) {
+        Queues q = queues(env.context());
+        for (ReceiveRequest r = q.postedHead; r != null; r = r.next) {
+            if (r.matches(env.source(), env.tag())) {
+                unlinkPosted(q, r);
+                r.accept(env, (dst, n) -> MemorySegment.copy(slots, payloadOffset, dst, 0, n));
+                return;
+            }
+        }
+        appendUnexpected(q, BufferedMessage.copyOf(env, slots.asSlice(payloadOffset, env.byteCount())));
+    }
+
+    /** A thread of the receiving rank is about to park: senders on a ring wake it ({@link #wakeSleepers}). */
+    public void sleeping(Thread t) {
+        sleepers.add(t);
+    }
+
+    /** The thread no longer parks. */
+    public void awake(Thread t) {
+        sleepers.remove(t);
+    }
+
+    /**
+     * After publishing on a ring (a volatile store): unparks the receiving rank's threads
+     * that sleep in a wait. A sleeper registers (a volatile store) before it drains the
+     * rings one last time, so either it sees the message or the sender sees it.
+     */
+    public void wakeSleepers() {
+        if (!sleepers.isEmpty()) {
+            for (Thread t : sleepers) {
+                LockSupport.unpark(t);
+            }
+        }
     }
 
     private static IncomingMessage findUnexpected(Queues q, int source, int tag) {

@@ -110,4 +110,43 @@ class MatchingEngineTest {
         assertNull(ok.error());
         assertEquals(7, ok.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
     }
+
+    @Test
+    void aDeadSendersRingMessagesAreReceivedBeforeItsReceivesFail() {
+        ReceiveRequest posted = new ReceiveRequest(MemorySegment.ofArray(new int[1]), 3, 1, 0, ReceiveRequest.ANY_TYPE);
+        ReceiveRequest later = new ReceiveRequest(MemorySegment.ofArray(new int[1]), 3, 1, 0, ReceiveRequest.ANY_TYPE);
+        assertNull(engine.post(posted));
+        assertNull(engine.post(later));
+        SmallMessageRing.Producer ring = engine.openRing(3, 4);
+        assertTrue(ring.offer(1, 0, ReceiveRequest.ANY_TYPE, MemorySegment.ofArray(new int[] {77}), 4));
+        // rank 3 dies now: what it published before is still delivered; only the receive nothing will match fails
+        java.util.List<ReceiveRequest> failed = engine.removeReceivesFrom(3);
+        assertEquals(java.util.List.of(later), failed);
+        assertTrue(posted.isComplete());
+        assertEquals(77, posted.buffer().get(ValueLayout.JAVA_INT, 0));
+    }
+
+    @Test
+    void aFullRingRefusesUntilTheEngineDrainsIt() {
+        SmallMessageRing.Producer ring = engine.openRing(2, 4);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(ring.offer(9, 0, 0, MemorySegment.ofArray(new int[] {i}), 4));
+        }
+        assertFalse(ring.offer(9, 0, 0, MemorySegment.ofArray(new int[] {4}), 4), "four slots, four messages");
+        assertEquals(4, engine.unexpectedCount(0), "any engine operation drains the ring");
+        assertTrue(ring.offer(9, 0, 0, MemorySegment.ofArray(new int[] {4}), 4));
+        for (int i = 0; i < 4; i++) {
+            ReceiveRequest r = receive(2, 9, 0);
+            IncomingMessage m = engine.post(r);
+            assertNotNull(m, "the drained messages wait as unexpected, oldest first");
+            m.deliver(r);
+            assertEquals(i, r.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+        }
+        // the fifth is still on the ring: the receive takes it straight from its slot
+        ReceiveRequest last = receive(2, 9, 0);
+        assertNull(engine.post(last));
+        assertTrue(last.isComplete());
+        assertEquals(4, last.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+        assertEquals(0, engine.unexpectedCount(0));
+    }
 }

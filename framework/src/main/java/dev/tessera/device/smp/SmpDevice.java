@@ -9,6 +9,7 @@ import dev.tessera.device.IdleStrategy;
 import dev.tessera.device.IncomingMessage;
 import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
+import dev.tessera.device.SmallMessageRing;
 import dev.tessera.device.WaitMode;
 import java.lang.foreign.MemorySegment;
 
@@ -21,6 +22,16 @@ import java.lang.foreign.MemorySegment;
  * unexpected queue and completes when the receiver copies from it (rendezvous: still one
  * copy). Completion wakes the waiting thread directly, so there is no progress thread.
  *
+ * <p>Small standard sends (up to {@link SmallMessageRing#MAX_PAYLOAD} bytes and the eager
+ * limit) take a faster path for message rate and latency: the sending thread writes the
+ * message into its own ring to the receiver (one cache line) and completes at once, without
+ * the receiver's lock; the receiver matches it when it next takes its engine's lock (every
+ * receive, probe and cancel) or polls in a wait ({@link #progress()}). A receiver parked in
+ * a wait is unparked by the sender. A send that finds the ring full, or comes from a thread
+ * other than the ring's owner, takes the locked path above, which first drains the rings,
+ * so the order of one sender's messages holds across both paths.
+ * {@code -Dtessera.smp.ring=false} turns the rings off.
+ *
  * <p>A waiting thread spins, then parks until the completer unparks it. In
  * {@link WaitMode#BLOCK} (more ranks than cores, or TESSERA_WAIT=block) it spins only
  * briefly and parks at once, without the yield phase, for up to 100 ms at a time (to
@@ -30,6 +41,18 @@ public final class SmpDevice extends MatchingDevice {
 
     private final SmpFabric fabric;
     private final int rank;
+    /** This rank's rings to each destination (opened on first use), or null with rings off. */
+    private final SmallMessageRing.Producer[] rings;
+    /** Largest message the rings take: the smaller of the slot payload and the eager limit. */
+    private final long ringLimit;
+    /** The completed request of every send that completes inside isend (shared: it never changes). */
+    private static final DeviceRequest SENT = completedSend();
+
+    private static DeviceRequest completedSend() {
+        DeviceRequest r = new DeviceRequest(DeviceRequest.Kind.SEND);
+        r.completeSend();
+        return r;
+    }
 
     /** The blocking wait: a short spin, then parks that completion ends (unpark). */
     private static final IdleStrategy BLOCKING = new dev.tessera.device.BackoffIdleStrategy(
@@ -43,6 +66,8 @@ public final class SmpDevice extends MatchingDevice {
         super(fabric.engine(rank), fabric.failure(), wait == WaitMode.BLOCK ? BLOCKING : IdleStrategy.backoff());
         this.fabric = fabric;
         this.rank = rank;
+        this.rings = fabric.ringSlots() > 0 ? new SmallMessageRing.Producer[fabric.size()] : null;
+        this.ringLimit = Math.min(SmallMessageRing.MAX_PAYLOAD, fabric.eagerLimit());
     }
 
     @Override
@@ -69,16 +94,31 @@ public final class SmpDevice extends MatchingDevice {
     public DeviceRequest isend(MemorySegment buffer, int dest, int tag, int context, int typeCode,
                                boolean synchronous) {
         failure.check();
-        Envelope env = new Envelope(rank, tag, context, buffer.byteSize(), typeCode);
+        long size = buffer.byteSize();
+        if (rings != null && !synchronous && size <= ringLimit) {
+            SmallMessageRing.Producer ring = rings[dest];
+            if (ring == null) {
+                ring = rings[dest] = fabric.engine(dest).openRing(rank, fabric.ringSlots());
+            }
+            if (ring.owner == Thread.currentThread() && ring.offer(tag, context, typeCode, buffer, (int) size)) {
+                fabric.engine(dest).wakeSleepers();
+                return SENT;
+            }
+        }
+        Envelope env = new Envelope(rank, tag, context, size, typeCode);
+        boolean eager = !synchronous && size <= fabric.eagerLimit();
+        if (eager) {
+            ReceiveRequest matched = fabric.engine(dest).arrive(env, () -> BufferedMessage.copyOf(env, buffer));
+            if (matched != null) {
+                matched.accept(env, (dst, n) -> MemorySegment.copy(buffer, 0, dst, 0, n));
+            }
+            return SENT;
+        }
         SendRequest send = new SendRequest(dest);
-        boolean eager = !synchronous && buffer.byteSize() <= fabric.eagerLimit();
-        ReceiveRequest matched = fabric.engine(dest).arrive(env, () -> eager
-                ? BufferedMessage.copyOf(env, buffer)
-                : (send.pending = new LocalRendezvousMessage(env, buffer, send)));
+        ReceiveRequest matched = fabric.engine(dest).arrive(env,
+                () -> (send.pending = new LocalRendezvousMessage(env, buffer, send)));
         if (matched != null) {
             matched.accept(env, (dst, n) -> MemorySegment.copy(buffer, 0, dst, 0, n));
-            send.completeSend();
-        } else if (eager) {
             send.completeSend();
         }
         return send;
@@ -97,9 +137,23 @@ public final class SmpDevice extends MatchingDevice {
         return false;
     }
 
+    /** Moves the small messages senders have published on this rank's rings into its engine. */
     @Override
     public boolean progress() {
-        return false;
+        return engine.poll();
+    }
+
+    @Override
+    protected void pollingParks() {
+        engine.sleeping(Thread.currentThread());
+        engine.poll(); // a message published before the registration is matched now, not after the park
+    }
+
+    @Override
+    protected void pollingEnded(boolean parked) {
+        if (parked) {
+            engine.awake(Thread.currentThread());
+        }
     }
 
     @Override

@@ -17,6 +17,20 @@ public final class SmpFabric implements InProcessJob {
     private final MatchingEngine[] engines;
     private final long eagerLimit;
     private final JobFailure failure = new JobFailure();
+    private final int ringSlots = readRingSlots();
+
+    /** Slots per small-message ring, 0 with the rings off ({@code -Dtessera.smp.ring=false}). */
+    private static int readRingSlots() {
+        String on = System.getProperty("tessera.smp.ring", "true");
+        if (!on.equals("true") && !on.equals("false")) {
+            throw new IllegalArgumentException("-Dtessera.smp.ring must be true or false, got '" + on + "'");
+        }
+        int slots = Integer.getInteger("tessera.smp.ringSlots", dev.tessera.device.SmallMessageRing.DEFAULT_SLOTS);
+        if (slots < 2 || Integer.bitCount(slots) != 1) {
+            throw new IllegalArgumentException("-Dtessera.smp.ringSlots must be a power of two >= 2, got " + slots);
+        }
+        return on.equals("true") ? slots : 0;
+    }
 
     public SmpFabric(int size, long eagerLimit) {
         if (size < 1) {
@@ -43,6 +57,11 @@ public final class SmpFabric implements InProcessJob {
 
     public long eagerLimit() {
         return eagerLimit;
+    }
+
+    /** Slots per small-message ring between two ranks, or 0 if the rings are off. */
+    int ringSlots() {
+        return ringSlots;
     }
 
     MatchingEngine engine(int rank) {

@@ -1,0 +1,142 @@
+package dev.tessera.device;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A one-way ring of small eager messages from one sending thread into one receiving
+ * rank's {@link MatchingEngine} (the smp device's message-rate path). The sender writes a
+ * message into the next free slot and publishes it without touching the receiver's engine
+ * or lock; the receiver moves published slots into its engine (matching them against its
+ * posted receives, or queueing them as unexpected) whenever it takes its engine's lock:
+ * every engine operation, and {@link MatchingEngine#poll()} from the waiting loop.
+ *
+ * <p>Layout (native memory, 64-byte aligned): line 0 holds the count of consumed slots
+ * (written by consumers, read by the producer only when the ring looks full); then
+ * {@code slots} slots of one cache line each: sequence number (8 bytes; {@code n + 1} once
+ * the n-th message is in the slot), tag, context, element type code, byte count (4 bytes
+ * each), and up to {@link #MAX_PAYLOAD} bytes of payload. A small message therefore moves
+ * between the two cores as one cache line.
+ *
+ * <p>Ordering: one producer thread per ring ({@link Producer#owner}); consumers hold the
+ * receiving engine's lock, and every engine operation first drains the rings, so a message
+ * a sender published before it matched another one directly under that lock (a large or
+ * synchronous send, or a small one when the ring was full) is matched first: MPI's
+ * non-overtaking order holds across both paths.
+ */
+public final class SmallMessageRing {
+
+    /** Bytes per slot: one cache line. */
+    static final int SLOT_BYTES = 64;
+    private static final int HEADER = 24;
+    /** Largest payload a slot holds. */
+    public static final int MAX_PAYLOAD = SLOT_BYTES - HEADER;
+    /** Slots per ring unless {@code tessera.smp.ringSlots} says otherwise (a power of two). */
+    public static final int DEFAULT_SLOTS = 128;
+
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+
+    final int source;
+    private final long mask;
+    private final MemorySegment mem;
+
+    SmallMessageRing(int source, int slots) {
+        if (slots < 2 || Integer.bitCount(slots) != 1) {
+            throw new IllegalArgumentException("ring slots must be a power of two >= 2, got " + slots);
+        }
+        this.source = source;
+        this.mask = slots - 1;
+        this.mem = Arena.ofAuto().allocate((long) (slots + 1) * SLOT_BYTES, SLOT_BYTES);
+    }
+
+    private static long slotOffset(long position, long mask) {
+        return (1 + (position & mask)) * SLOT_BYTES;
+    }
+
+    /** True if a published slot waits to be consumed (a hint, read without the lock). */
+    boolean ready() {
+        long pos = (long) LONG.getAcquire(mem, 0L);
+        return (long) LONG.getAcquire(mem, slotOffset(pos, mask)) == pos + 1;
+    }
+
+    /**
+     * Moves every published slot into {@code engine} (which matches or queues each, in
+     * order); the caller holds the engine's lock. Returns how many slots it consumed.
+     */
+    int drainInto(MatchingEngine engine) {
+        long start = (long) LONG.get(mem, 0L);
+        long pos = start;
+        while (true) {
+            long off = slotOffset(pos, mask);
+            if ((long) LONG.getAcquire(mem, off) != pos + 1) {
+                break;
+            }
+            int tag = mem.get(INT, off + 8);
+            int context = mem.get(INT, off + 12);
+            int typeCode = mem.get(INT, off + 16);
+            int bytes = mem.get(INT, off + 20);
+            engine.arriveSmall(new Envelope(source, tag, context, bytes, typeCode), mem, off + HEADER);
+            pos++;
+        }
+        if (pos != start) {
+            LONG.setRelease(mem, 0L, pos); // the producer may reuse the slots
+        }
+        return (int) (pos - start);
+    }
+
+    /** The sending side of a ring: used only by its owner thread. */
+    public static final class Producer {
+
+        private final SmallMessageRing ring;
+        private final MemorySegment mem;
+        private final long mask;
+        private final long slots;
+        /** The thread allowed to offer (the one that opened the ring). */
+        public final Thread owner;
+        private long produced;
+        private long limit;
+
+        Producer(SmallMessageRing ring, Thread owner) {
+            this.ring = ring;
+            this.mem = ring.mem;
+            this.mask = ring.mask;
+            this.slots = mask + 1;
+            this.owner = owner;
+            this.limit = slots;
+        }
+
+        /**
+         * Publishes a message of at most {@link #MAX_PAYLOAD} bytes; false if the ring is
+         * full (the caller then takes the engine's locked path, which drains the ring).
+         * The slot's sequence number is written last, as a volatile store, so the message
+         * is visible before the caller looks whether the receiver sleeps.
+         */
+        public boolean offer(int tag, int context, int typeCode, MemorySegment payload, int bytes) {
+            long p = produced;
+            if (p >= limit) {
+                limit = (long) LONG.getAcquire(mem, 0L) + slots;
+                if (p >= limit) {
+                    return false;
+                }
+            }
+            long off = slotOffset(p, mask);
+            mem.set(INT, off + 8, tag);
+            mem.set(INT, off + 12, context);
+            mem.set(INT, off + 16, typeCode);
+            mem.set(INT, off + 20, bytes);
+            if (bytes > 0) {
+                MemorySegment.copy(payload, 0, mem, off + HEADER, bytes);
+            }
+            LONG.setVolatile(mem, off, p + 1);
+            produced = p + 1;
+            return true;
+        }
+
+        int source() {
+            return ring.source;
+        }
+    }
+}
