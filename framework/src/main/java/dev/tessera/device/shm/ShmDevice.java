@@ -402,12 +402,24 @@ public final class ShmDevice extends MatchingDevice {
         }
     }
 
+    /**
+     * What a send that went straight into the ring returns: complete from the start, and
+     * shared (such a send has no status and nothing left to cancel), so the small-message path
+     * makes no request object and no atomic completion.
+     */
+    private static final DeviceRequest SENT = sent();
+
+    private static DeviceRequest sent() {
+        DeviceRequest r = new DeviceRequest(DeviceRequest.Kind.SEND);
+        r.completeSend();
+        return r;
+    }
+
     /** Sends to a world rank of this shared file. */
     @Override
     public DeviceRequest isend(MemorySegment buffer, int worldDest, int tag, int context, int typeCode, boolean synchronous) {
         failure.check();
         failure.checkPeer(world[rank], worldDest, "send to");
-        DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
         if (!reaches(worldDest)) {
             throw new TesseraException(ErrorClass.RANK, "rank " + world[rank] + ": rank " + worldDest
                     + " is not on this machine's shared memory");
@@ -415,14 +427,14 @@ public final class ShmDevice extends MatchingDevice {
         int dest = localOfWorld[worldDest];
         if (dest == rank) {
             return deliverLocally(engine, buffer, new Envelope(world[rank], tag, context, buffer.byteSize(), typeCode),
-                    !synchronous && buffer.byteSize() <= eagerLimit, send);
+                    !synchronous && buffer.byteSize() <= eagerLimit, new DeviceRequest(DeviceRequest.Kind.SEND));
         }
         Outbound direct = outbound[dest];
         if (!synchronous && buffer.byteSize() <= direct.ring.payloadCapacity()
                 && direct.tryDirect(buffer, tag, context, typeCode)) {
-            send.completeSend();
-            return send;
+            return SENT;
         }
+        DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
         boolean single = singleCopy(buffer, dest);
         boolean acked = synchronous || single;
         int id = acked ? nextId.incrementAndGet() : 0;
