@@ -18,6 +18,10 @@ import java.lang.foreign.MemorySegment;
  * {@link ShmLayout#INLINE_BYTES} bytes travels as that one line (what Open MPI's fast boxes
  * do). One instance per side per process; the producer side must be used by one thread at
  * a time (the device locks per destination). Rings start empty, with the file.
+ *
+ * <p>Cells are addressed by their offset in {@link #segment()} ({@link #claimAt},
+ * {@link #peekAt}): the small-message path reads and writes a cell's header without making a
+ * slice object per message.
  */
 final class ShmRing {
 
@@ -41,32 +45,53 @@ final class ShmRing {
         return cellBytes - CELL_HEADER;
     }
 
+    int cellBytes() {
+        return cellBytes;
+    }
+
+    /** The ring's memory: cell offsets from {@link #claimAt} and {@link #peekAt} are relative to it. */
+    MemorySegment segment() {
+        return ring;
+    }
+
     // ------------------------------------------------------------------ producer side
 
-    /** The next free cell, or null if the ring is full. Fill it, then {@link #publish()}. */
-    MemorySegment claim() {
+    /** Offset of the next free cell, or -1 if the ring is full. Fill it, then {@link #publish()}. */
+    long claimAt() {
         if (mine - cachedHead >= cells) {
             cachedHead = ShmLayout.getLongAcquire(ring, RING_HEAD);
             if (mine - cachedHead >= cells) {
-                return null;
+                return -1;
             }
         }
-        return cell(mine);
+        return cellOffset(mine);
     }
 
-    /** Publishes the cell {@link #claim()} returned: its header and payload must be written. */
+    /** The next free cell, or null if the ring is full. Fill it, then {@link #publish()}. */
+    MemorySegment claim() {
+        long at = claimAt();
+        return at < 0 ? null : ring.asSlice(at, cellBytes);
+    }
+
+    /** Publishes the cell {@link #claimAt()} returned: its header and payload must be written. */
     void publish() {
-        MemorySegment cell = cell(mine);
+        long at = cellOffset(mine);
         mine++;
-        ShmLayout.setLongRelease(cell, C_SEQ, mine);
+        ShmLayout.setLongRelease(ring, at + C_SEQ, mine);
     }
 
     // ------------------------------------------------------------------ consumer side
 
+    /** Offset of the next filled cell, or -1 if the ring is empty. Read it, then {@link #release()}. */
+    long peekAt() {
+        long at = cellOffset(mine);
+        return ShmLayout.getLongAcquire(ring, at + C_SEQ) == mine + 1 ? at : -1;
+    }
+
     /** The next filled cell, or null if the ring is empty. Read it, then {@link #release()}. */
     MemorySegment peek() {
-        long at = RING_CELLS + (mine % cells) * cellBytes;
-        return ShmLayout.getLongAcquire(ring, at + C_SEQ) == mine + 1 ? ring.asSlice(at, cellBytes) : null;
+        long at = peekAt();
+        return at < 0 ? null : ring.asSlice(at, cellBytes);
     }
 
     void release() {
@@ -74,7 +99,7 @@ final class ShmRing {
         ShmLayout.setLongRelease(ring, RING_HEAD, mine);
     }
 
-    private MemorySegment cell(long index) {
-        return ring.asSlice(RING_CELLS + (index % cells) * cellBytes, cellBytes);
+    private long cellOffset(long index) {
+        return RING_CELLS + (index % cells) * cellBytes;
     }
 }
