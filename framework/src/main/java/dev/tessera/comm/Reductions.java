@@ -84,7 +84,7 @@ final class Reductions {
         NativeCollectives lib = c.nativeFor("allreduce", recv.type(), op, recv.count());
         String alg = lib != null ? "native" : c.algorithm("allreduce",
                 ReduceDecision.allreduce(recv.byteSize(), recv.count(), op.isCommutative(), c.size()));
-        NodeCollectives node = c.nodeFor("allreduce", lib, recv.byteSize());
+        NodeCollectives node = c.nodeForChunked("allreduce", lib);
         if (node != null && recv.type() != Datatype.OBJECT) {
             MemorySegment data = load(send, recv);
             node.allreduce(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, op), data, recv.count(), op,
@@ -135,10 +135,25 @@ final class Reductions {
         boolean isRoot = c.rank() == root;
         // In place (send == null): recv holds the contribution on every rank and the result at the root.
         Buffer contribution = send != null ? send : recv;
+        if (!isRoot && contribution != null && contribution.type() != Datatype.OBJECT) {
+            NodeCollectives node = c.nodeForChunked("reduce", c.nativeFor("reduce", contribution.type(), op,
+                    contribution.count()));
+            if (node != null) {
+                // a contributor's vector goes into its slots as it is: no scratch copy
+                comm.checkBuffer(call, contribution, false);
+                if (op == null) {
+                    throw new dev.tessera.TesseraException(dev.tessera.ErrorClass.OP, comm.where(call) + ": operation is null");
+                }
+                op.validate(contribution.type(), contribution.count(), comm, call);
+                node.reduce(CollectiveCheck.Signature.of(call, contribution.type(), contribution.count(), root, op),
+                        contribution.sendSegment(), contribution.count(), op, contribution.type(), root);
+                return;
+            }
+        }
         Buffer work = isRoot ? recv : scratchLike(contribution, call);
         MemorySegment data = start(call, isRoot ? send : contribution, work, op);
         NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
-        NodeCollectives node = c.nodeFor("reduce", lib, data.byteSize());
+        NodeCollectives node = c.nodeForChunked("reduce", lib);
         if (node != null && work.type() != Datatype.OBJECT) {
             node.reduce(CollectiveCheck.Signature.of(call, work.type(), work.count(), root, op), data, work.count(), op,
                     work.type(), root);
