@@ -38,9 +38,10 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Agreement check ({@link CollectiveCheck}) without any message: a rank compares the
  * signature of every member whose slot it reads (the root for a bcast, every member for
- * allreduce and barrier), and its right ring neighbour's otherwise: at the end of the call
- * if that slot is there, else left pending until a later call needs the slot's reuse
- * (LAG calls later), a blocking wait, free or close. Every collective call draws an index in program
+ * allreduce and barrier), and its right ring neighbour's otherwise: left pending at the end
+ * of the call (the neighbour may still be in it: reading its line then would pull it back
+ * and forth on every call), and compared in a batch when a later call needs the slot's
+ * reuse (LAG calls later), in a blocking wait, at free or at close. Every collective call draws an index in program
  * order ({@link Comm#nextCollectiveIndex}); a flagged call writes its index into its slot's
  * signature, a call that does not go through the slots (nonblocking, vector and object
  * collectives) writes it into the live line. A rank that waits for a member's slot k
@@ -48,6 +49,11 @@ import java.lang.invoke.VarHandle;
  * of call at that index or went past it (or closed), and with the job's error when a member dies. Calls whose data does not fit a
  * slot (or with a forced algorithm) still publish their slot's signature and sequence, and
  * run the point-to-point algorithms with this check.
+ *
+ * <p>Chunks. A reduce or allreduce vector larger than a slot goes through the slots as
+ * several flagged calls, one chunk of whole elements each, all with the call's index and
+ * signature: the slot protocol above pipelines them (a rank copies chunk m + 1 in while the
+ * others combine chunk m), and a mismatch shows at the first chunk.
  */
 final class NodeCollectives {
 
@@ -402,26 +408,16 @@ final class NodeCollectives {
      * which combines chunk m while the others copy in the next ones.
      */
     void reduce(CollectiveCheck.Signature signature, MemorySegment data, int count, Op op, Datatype type, int root) {
-        long callIndex = comm.nextCollectiveIndex(true);
-        checking = CollectiveCheck.enabled(comm.env.tuning);
-        slotCalls.getAndIncrement();
         boolean pair = pairwise(op);
-        long es = type.byteSize();
-        int per = chunkElements(es);
-        int done = 0;
-        do {
-            int n = Math.min(per, count - done);
-            MemorySegment part = data.asSlice(done * es, n * es);
-            // with two ranks and a symmetric operation the root combines the other's slot into its own vector
-            // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
-            Call c = publish(callIndex, signature, me == root && pair ? null : part);
+        // with two ranks and a symmetric operation the root combines the other's slot into its own vector
+        // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
+        inChunks(signature, data, count, type, me != root || !pair, (c, part, n) -> {
             if (me == root) {
                 awaitAll(c);
                 combine(c.k(), part, n, op, type, pair);
             }
             finish(c, me == root ? Integer.MAX_VALUE : -1);
-            done += n;
-        } while (done < count);
+        });
     }
 
     /**
@@ -430,20 +426,36 @@ final class NodeCollectives {
      * the others still combine chunk m.
      */
     void allreduce(CollectiveCheck.Signature signature, MemorySegment data, int count, Op op, Datatype type) {
+        boolean pair = pairwise(op);
+        inChunks(signature, data, count, type, true, (c, part, n) -> {
+            awaitAll(c);
+            combine(c.k(), part, n, op, type, pair);
+            finish(c, Integer.MAX_VALUE);
+        });
+    }
+
+    /** What a reduction does with one chunk of {@code n} elements once its flagged call {@code c} is published. */
+    private interface Chunk {
+        void run(Call c, MemorySegment part, int n);
+    }
+
+    /**
+     * One collective call over {@code count} elements of {@code data}, as one flagged call per
+     * chunk (one chunk when the vector fits a slot), each publishing its part of the data
+     * (unless {@code publishData} is false) before {@code body} runs.
+     */
+    private void inChunks(CollectiveCheck.Signature signature, MemorySegment data, int count, Datatype type,
+            boolean publishData, Chunk body) {
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
         slotCalls.getAndIncrement();
-        boolean pair = pairwise(op);
         long es = type.byteSize();
         int per = chunkElements(es);
         int done = 0;
         do {
             int n = Math.min(per, count - done);
             MemorySegment part = data.asSlice(done * es, n * es);
-            Call c = publish(callIndex, signature, part);
-            awaitAll(c);
-            combine(c.k(), part, n, op, type, pair);
-            finish(c, Integer.MAX_VALUE);
+            body.run(publish(callIndex, signature, publishData ? part : null), part, n);
             done += n;
         } while (done < count);
     }
