@@ -121,10 +121,12 @@ final class Collectives {
 
     /**
      * As {@link #nodeFor}, for a collective whose data goes through the slots in chunks when
-     * it does not fit one (reduce and allreduce), so of any size.
+     * it does not fit one (reduce and allreduce): up to {@code maxBytes} per rank (or a slot,
+     * if larger).
      */
-    NodeCollectives nodeForChunked(String collective, NativeCollectives lib) {
-        return nodeFor(collective, lib, 0);
+    NodeCollectives nodeForChunked(String collective, NativeCollectives lib, long bytes, long maxBytes) {
+        NodeCollectives node = nodeFor(collective, lib, 0);
+        return node != null && bytes <= Math.max(maxBytes, node.slotBytes()) ? node : null;
     }
 
     // ------------------------------------------------------------------ barrier, bcast

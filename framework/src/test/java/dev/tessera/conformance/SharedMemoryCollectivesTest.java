@@ -272,6 +272,19 @@ class SharedMemoryCollectivesTest {
                 assertEquals(who, loc[2 * i + 1], "MINLOC index, pair " + i + " of " + pairs);
             }
         }
+        // an allreduce over 64 KiB per rank takes the point-to-point algorithms; a reduce that large the chunks
+        long[] big = new long[8 * 1024 + 1];
+        java.util.Arrays.fill(big, me + 1);
+        long before = world.sharedMemoryCollectiveCalls();
+        world.allreduce(Buffer.of(big), Op.SUM);
+        assertEquals(before, world.sharedMemoryCollectiveCalls(), "an allreduce of 64 KiB + 8 B");
+        long[] bigRoot = new long[big.length];
+        world.reduce(Buffer.of(big), Buffer.of(bigRoot), Op.SUM, p - 1);
+        assertEquals(before + 1, world.sharedMemoryCollectiveCalls(), "a reduce of 64 KiB + 8 B");
+        for (int i = 0; i < big.length; i++) {
+            assertEquals((long) p * (p + 1) / 2, big[i], "allreduce element " + i);
+            assertEquals(me == p - 1 ? (long) p * p * (p + 1) / 2 : 0, bigRoot[i], "reduce element " + i);   // of the sums
+        }
     }
 
     /** A rank killed while the others wait for its slot in a shared-memory allreduce; spinning and sleeping waiters. */
