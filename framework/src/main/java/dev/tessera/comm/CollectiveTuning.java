@@ -16,6 +16,8 @@ import java.util.TreeMap;
 public final class CollectiveTuning {
 
     private final Map<String, String> forced = new TreeMap<>();
+    /** No entry: read on every collective call without taking the lock (the common case). */
+    private volatile boolean none = true;
 
     /** No forced algorithms. */
     public CollectiveTuning() {
@@ -45,12 +47,18 @@ public final class CollectiveTuning {
         } else {
             forced.put(key, algorithm.toLowerCase(Locale.ROOT));
         }
+        none = forced.isEmpty();
         return this;
     }
 
     /** The forced algorithm for a collective, or null to let the decision table choose. */
-    public synchronized String forced(String collective) {
-        return forced.get(collective);
+    public String forced(String collective) {
+        if (none) {
+            return null;
+        }
+        synchronized (this) {
+            return forced.get(collective);
+        }
     }
 
     @Override

@@ -119,6 +119,16 @@ final class Collectives {
         return node != null && comm.env.tuning.forced(collective) == null && bytes <= node.slotBytes() ? node : null;
     }
 
+    /**
+     * As {@link #nodeFor}, for a collective whose data goes through the slots in chunks when
+     * it does not fit one (reduce and allreduce): up to {@code maxBytes} per rank (or a slot,
+     * if larger).
+     */
+    NodeCollectives nodeForChunked(String collective, NativeCollectives lib, long bytes, long maxBytes) {
+        NodeCollectives node = nodeFor(collective, lib, 0);
+        return node != null && bytes <= Math.max(maxBytes, node.slotBytes()) ? node : null;
+    }
+
     // ------------------------------------------------------------------ barrier, bcast
 
     void barrier() {
@@ -289,7 +299,7 @@ final class Collectives {
         NodeCollectives node = nodeFor("allgather", lib, mine.byteSize());
         if (node != null) {
             node.allgather(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
-                    data.asSlice(rank() * mine.byteSize(), mine.byteSize()), equalBlocks(data, size(), mine.byteSize()));
+                    data.asSlice(rank() * mine.byteSize(), mine.byteSize()), data);
             recv.received(data.byteSize());
             return;
         }
@@ -332,16 +342,16 @@ final class Collectives {
         requireSameShape(call, send, recv);
         int block = blockCount(call, recv, size());
         long blockBytes = (long) block * recv.type().byteSize();
-        MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
-        MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
         NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
         NodeCollectives node = nodeFor("alltoall", lib, blockBytes * size());
         if (node != null) {
-            node.alltoall(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null), send.sendSegment(), in,
-                    blockBytes);
+            node.alltoall(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null), send.sendSegment(),
+                    recv.receiveSegment(), blockBytes);
             recv.received(recv.byteSize());
             return;
         }
+        MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
+        MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
         CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         String alg = lib != null ? "native" : algorithm("alltoall", AlltoallDecision.choose(blockBytes, size()));
         if (lib != null) {

@@ -38,9 +38,10 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Agreement check ({@link CollectiveCheck}) without any message: a rank compares the
  * signature of every member whose slot it reads (the root for a bcast, every member for
- * allreduce and barrier), and its right ring neighbour's otherwise: at the end of the call
- * if that slot is there, else left pending until a later call needs the slot's reuse
- * (LAG calls later), a blocking wait, free or close. Every collective call draws an index in program
+ * allreduce and barrier), and its right ring neighbour's otherwise: left pending at the end
+ * of the call (the neighbour may still be in it: reading its line then would pull it back
+ * and forth on every call), and compared in a batch when a later call needs the slot's
+ * reuse (LAG calls later), in a blocking wait, at free or at close. Every collective call draws an index in program
  * order ({@link Comm#nextCollectiveIndex}); a flagged call writes its index into its slot's
  * signature, a call that does not go through the slots (nonblocking, vector and object
  * collectives) writes it into the live line. A rank that waits for a member's slot k
@@ -48,6 +49,11 @@ import java.lang.invoke.VarHandle;
  * of call at that index or went past it (or closed), and with the job's error when a member dies. Calls whose data does not fit a
  * slot (or with a forced algorithm) still publish their slot's signature and sequence, and
  * run the point-to-point algorithms with this check.
+ *
+ * <p>Chunks. A reduce or allreduce vector larger than a slot goes through the slots as
+ * several flagged calls, one chunk of whole elements each, all with the call's index and
+ * signature: the slot protocol above pipelines them (a rank copies chunk m + 1 in while the
+ * others combine chunk m), and a mismatch shows at the first chunk.
  */
 final class NodeCollectives {
 
@@ -146,6 +152,21 @@ final class NodeCollectives {
         region.wake();
     }
 
+    /** The last call name looked up and its code (names are constants: one map lookup per kind of call). */
+    private record CallCode(String call, short code) {
+    }
+
+    private CallCode lastCode = new CallCode("", (short) -1);
+
+    private short callCode(CollectiveCheck.Signature signature) {
+        CallCode c = lastCode;   // one immutable pair: safe to read from a thread that completes a deferred check
+        if (c.call() != signature.call()) {
+            c = new CallCode(signature.call(), (short) CollectiveCheck.callCode(signature.call()));
+            lastCode = c;
+        }
+        return c.code();
+    }
+
     /** A flagged call of this rank: its sequence number, call index and signature. */
     record Call(long k, long index, CollectiveCheck.Signature signature) {
     }
@@ -157,9 +178,18 @@ final class NodeCollectives {
     Call start(CollectiveCheck.Signature signature, MemorySegment data) {
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
+        return publish(callIndex, signature, data);
+    }
+
+    /**
+     * Publishes this rank's next flagged call (a whole call, or one chunk of a call whose data
+     * goes through the slots in several: every chunk carries the call's index and signature).
+     */
+    private Call publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data) {
         long k = seq + 1;
         if (rightChecked < k - LAG - 1 && rightTo > rightChecked) {
             verifyRight(Math.min(rightTo, k - LAG - 1));   // its slot may be reused once this call is published
+            verifyRightPublished();   // and the later ones already there, in one batch of reads
         }
         long free = k - DEPTH + LAG + 1;  // every member must have started this call: then slot k is read by nobody
         if (free >= 1) {
@@ -179,7 +209,7 @@ final class NodeCollectives {
         mem.set(ValueLayout.JAVA_LONG, at + SIG, signature.count());
         mem.set(ValueLayout.JAVA_INT, at + SIG + 8, (int) callIndex);
         mem.set(ValueLayout.JAVA_INT, at + SIG + 12, signature.root());
-        mem.set(ValueLayout.JAVA_SHORT, at + SIG + 16, (short) CollectiveCheck.callCode(signature.call()));
+        mem.set(ValueLayout.JAVA_SHORT, at + SIG + 16, callCode(signature));
         mem.set(ValueLayout.JAVA_SHORT, at + SIG + 18, (short) signature.type());
         mem.set(ValueLayout.JAVA_INT, at + SIG + 20, signature.op());
         LONG.setRelease(mem, at + SEQ, k);
@@ -248,7 +278,7 @@ final class NodeCollectives {
         long s = slotAt(j, k) + SIG;
         int theirIndex = mem.get(ValueLayout.JAVA_INT, s + 8);
         if (mem.get(ValueLayout.JAVA_LONG, s) == mine.count() && mem.get(ValueLayout.JAVA_INT, s + 12) == mine.root()
-                && mem.get(ValueLayout.JAVA_SHORT, s + 16) == (short) CollectiveCheck.callCode(mine.call())
+                && mem.get(ValueLayout.JAVA_SHORT, s + 16) == callCode(mine)
                 && mem.get(ValueLayout.JAVA_SHORT, s + 18) == (short) mine.type()
                 && mem.get(ValueLayout.JAVA_INT, s + 20) == mine.op() && theirIndex == (int) myIndex) {
             return;   // the common case, without allocating the peer's signature
@@ -294,8 +324,24 @@ final class NodeCollectives {
             }
             rightTo = call.k();
         }
-        if (!tryVerifyRight()) {
-            comm.deferNodeCheck();
+        // left pending without reading the neighbour's slot now: while it is still in its call, that read would
+        // pull its line back and forth on every call; the next calls compare in batches (publish), at the latest
+        // LAG calls later, and so do a blocking wait, free and close
+        comm.deferNodeCheck();
+    }
+
+    /** Compares the right neighbour's pending calls whose slots are published, reading nothing else. */
+    private synchronized void verifyRightPublished() {
+        int right = (me + 1) % p;
+        while (rightChecked < rightTo) {
+            long m = rightChecked + 1;
+            long s = seen[right] >= m ? seen[right] : (long) LONG.getAcquire(mem, slotAt(right, m) + SEQ);
+            if (s < m) {
+                return;
+            }
+            seen[right] = Math.max(seen[right], s);
+            compare(right, m, indexOf[(int) (m % DEPTH)], signatureOf[(int) (m % DEPTH)]);
+            rightChecked = m;
         }
     }
 
@@ -355,29 +401,90 @@ final class NodeCollectives {
         finish(c, me == root ? -1 : root);
     }
 
-    /** Reduce into {@code data} at the root (every rank's contribution is in its {@code data}). */
+    /**
+     * Reduce into {@code data} at the root (every rank's contribution is in its {@code data}).
+     * A vector larger than a slot goes through the slots in chunks of whole elements, one
+     * flagged call each: a contributor runs up to DEPTH - LAG - 1 chunks ahead of the root,
+     * which combines chunk m while the others copy in the next ones.
+     */
     void reduce(CollectiveCheck.Signature signature, MemorySegment data, int count, Op op, Datatype type, int root) {
-        Call c = start(signature, data);
-        slotCalls.getAndIncrement();
-        if (me == root) {
-            awaitAll(c);
-            combine(c.k(), data, count, op, type);
-        }
-        finish(c, me == root ? Integer.MAX_VALUE : -1);
+        boolean pair = pairwise(op);
+        // with two ranks and a symmetric operation the root combines the other's slot into its own vector
+        // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
+        inChunks(signature, data, count, type, me != root || !pair, (c, part, n) -> {
+            if (me == root) {
+                awaitAll(c);
+                combine(c.k(), part, n, op, type, pair);
+            }
+            finish(c, me == root ? Integer.MAX_VALUE : -1);
+        });
     }
 
+    /**
+     * Allreduce in place in {@code data}. A vector larger than a slot goes through the slots in
+     * chunks of whole elements, one flagged call each: every rank copies in chunk m + 1 while
+     * the others still combine chunk m.
+     */
     void allreduce(CollectiveCheck.Signature signature, MemorySegment data, int count, Op op, Datatype type) {
-        Call c = start(signature, data);
-        slotCalls.getAndIncrement();
-        awaitAll(c);
-        combine(c.k(), data, count, op, type);
-        finish(c, Integer.MAX_VALUE);
+        boolean pair = pairwise(op);
+        inChunks(signature, data, count, type, true, (c, part, n) -> {
+            awaitAll(c);
+            combine(c.k(), part, n, op, type, pair);
+            finish(c, Integer.MAX_VALUE);
+        });
     }
 
-    /** data = x0 op x1 op ... op x(p-1), in rank order (so non-commutative operations and every rank agree). */
-    private void combine(long k, MemorySegment data, int count, Op op, Datatype type) {
+    /** What a reduction does with one chunk of {@code n} elements once its flagged call {@code c} is published. */
+    private interface Chunk {
+        void run(Call c, MemorySegment part, int n);
+    }
+
+    /**
+     * One collective call over {@code count} elements of {@code data}, as one flagged call per
+     * chunk (one chunk when the vector fits a slot), each publishing its part of the data
+     * (unless {@code publishData} is false) before {@code body} runs.
+     */
+    private void inChunks(CollectiveCheck.Signature signature, MemorySegment data, int count, Datatype type,
+            boolean publishData, Chunk body) {
+        long callIndex = comm.nextCollectiveIndex(true);
+        checking = CollectiveCheck.enabled(comm.env.tuning);
+        slotCalls.getAndIncrement();
+        long es = type.byteSize();
+        int per = chunkElements(es);
+        int done = 0;
+        do {
+            int n = Math.min(per, count - done);
+            MemorySegment part = data.asSlice(done * es, n * es);
+            body.run(publish(callIndex, signature, publishData ? part : null), part, n);
+            done += n;
+        } while (done < count);
+    }
+
+    /** Elements of {@code elementBytes} bytes in one chunk: a slot's worth, even (MINLOC and MAXLOC take pairs). */
+    private int chunkElements(long elementBytes) {
+        return (int) Math.min(Integer.MAX_VALUE, slot / elementBytes) & ~1;
+    }
+
+    /**
+     * Whether the combine may fold the other rank's slot straight into this rank's vector: two
+     * ranks and an operation with a op b = b op a element by element ({@link Op#symmetric}), so
+     * both get the rank-order result without the copy; else every rank folds in rank order.
+     */
+    private boolean pairwise(Op op) {
+        return p == 2 && op.symmetric();
+    }
+
+    /**
+     * data = x0 op x1 op ... op x(p-1) for this chunk, in rank order (so non-commutative
+     * operations and every rank agree); {@code pair}: data (this rank's x) = x(other) op data.
+     */
+    private void combine(long k, MemorySegment data, int count, Op op, Datatype type, boolean pair) {
         long bytes = data.byteSize();
         if (bytes == 0) {
+            return;
+        }
+        if (pair) {
+            op.apply(mem.asSlice(slotAt(1 - me, k) + DATA, bytes), data, count, type);
             return;
         }
         MemorySegment.copy(mem, slotAt(p - 1, k) + DATA, data, 0, bytes);
@@ -386,28 +493,31 @@ final class NodeCollectives {
         }
     }
 
-    /** Allgather: {@code mine} is this rank's block, {@code blocks} the receive buffer's blocks. */
-    void allgather(CollectiveCheck.Signature signature, MemorySegment mine, MemorySegment[] blocks) {
+    /** Allgather: {@code mine} is this rank's block, {@code data} the receive buffer (p blocks of mine's size). */
+    void allgather(CollectiveCheck.Signature signature, MemorySegment mine, MemorySegment data) {
         Call c = start(signature, mine);
         slotCalls.getAndIncrement();
+        long block = mine.byteSize();
         for (int j = 0; j < p; j++) {
             if (j != me) {
                 await(j, c.k(), c.index(), signature, true);
-                MemorySegment.copy(mem, slotAt(j, c.k()) + DATA, blocks[j], 0, blocks[j].byteSize());
+                MemorySegment.copy(mem, slotAt(j, c.k()) + DATA, data, j * block, block);
             }
         }
         finish(c, Integer.MAX_VALUE);
     }
 
-    /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code in} the receive buffer's blocks. */
-    void alltoall(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment[] in, long blockBytes) {
+    /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code recv} receives p blocks. */
+    void alltoall(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
         Call c = start(signature, send);
         slotCalls.getAndIncrement();
         for (int j = 0; j < p; j++) {
             if (j != me) {
                 await(j, c.k(), c.index(), signature, true);
+                MemorySegment.copy(mem, slotAt(j, c.k()) + DATA + me * blockBytes, recv, j * blockBytes, blockBytes);
+            } else {
+                MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
             }
-            MemorySegment.copy(mem, slotAt(j, c.k()) + DATA + me * blockBytes, in[j], 0, blockBytes);
         }
         finish(c, Integer.MAX_VALUE);
     }

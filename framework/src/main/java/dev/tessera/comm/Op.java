@@ -173,6 +173,15 @@ public final class Op {
         }
     }
 
+    /**
+     * Whether {@code a op b} equals {@code b op a} element by element for every input (the
+     * built-in operations but MINLOC and MAXLOC, whose ties and NaNs favour one side): two
+     * ranks may then combine in opposite orders and still agree.
+     */
+    boolean symmetric() {
+        return kind != Kind.USER && kind != Kind.MINLOC && kind != Kind.MAXLOC;
+    }
+
     /** {@code inout[i] = in[i] op inout[i]} for {@code count} elements of {@code type}. */
     void apply(MemorySegment in, MemorySegment inout, int count, Datatype type) {
         if (kind == Kind.USER) {

@@ -52,6 +52,13 @@ final class ReduceKernels {
     }
 
     static void floats(int op, MemorySegment in, MemorySegment io, int n) {
+        if (op == SUM) {
+            // a float sum is exact in double, so float arithmetic rounds it the same way (and vectorises)
+            for (int i = 0; i < n; i++) {
+                io.setAtIndex(F, i, in.getAtIndex(F, i) + io.getAtIndex(F, i));
+            }
+            return;
+        }
         if (op == MINLOC || op == MAXLOC) {
             for (int i = 0; i < n; i += 2) {
                 if (takeIn(op, in.getAtIndex(F, i), in.getAtIndex(F, i + 1), io.getAtIndex(F, i), io.getAtIndex(F, i + 1))) {

@@ -10,6 +10,9 @@ import java.lang.foreign.MemorySegment;
  */
 final class Reductions {
 
+    /** Largest allreduce vector (bytes per rank) that goes through the shared-memory slots in chunks. */
+    static final long CHUNKED_ALLREDUCE_BYTES = 64 * 1024;
+
     private final Collectives c;
     private final Comm comm;
 
@@ -84,7 +87,9 @@ final class Reductions {
         NativeCollectives lib = c.nativeFor("allreduce", recv.type(), op, recv.count());
         String alg = lib != null ? "native" : c.algorithm("allreduce",
                 ReduceDecision.allreduce(recv.byteSize(), recv.count(), op.isCommutative(), c.size()));
-        NodeCollectives node = c.nodeFor("allreduce", lib, recv.byteSize());
+        // chunked allreduce up to 64 KiB: above, the point-to-point algorithms (single-copy transfers on shm) were as
+        // fast or faster in most of the measured pairs (docs/performance.md); reduce takes the chunks at every size
+        NodeCollectives node = c.nodeForChunked("allreduce", lib, recv.byteSize(), CHUNKED_ALLREDUCE_BYTES);
         if (node != null && recv.type() != Datatype.OBJECT) {
             MemorySegment data = load(send, recv);
             node.allreduce(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, op), data, recv.count(), op,
@@ -135,10 +140,25 @@ final class Reductions {
         boolean isRoot = c.rank() == root;
         // In place (send == null): recv holds the contribution on every rank and the result at the root.
         Buffer contribution = send != null ? send : recv;
+        if (!isRoot && contribution != null && contribution.type() != Datatype.OBJECT) {
+            NodeCollectives node = c.nodeForChunked("reduce", c.nativeFor("reduce", contribution.type(), op,
+                    contribution.count()), 0, Long.MAX_VALUE);
+            if (node != null) {
+                // a contributor's vector goes into its slots as it is: no scratch copy
+                comm.checkBuffer(call, contribution, false);
+                if (op == null) {
+                    throw new dev.tessera.TesseraException(dev.tessera.ErrorClass.OP, comm.where(call) + ": operation is null");
+                }
+                op.validate(contribution.type(), contribution.count(), comm, call);
+                node.reduce(CollectiveCheck.Signature.of(call, contribution.type(), contribution.count(), root, op),
+                        contribution.sendSegment(), contribution.count(), op, contribution.type(), root);
+                return;
+            }
+        }
         Buffer work = isRoot ? recv : scratchLike(contribution, call);
         MemorySegment data = start(call, isRoot ? send : contribution, work, op);
         NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
-        NodeCollectives node = c.nodeFor("reduce", lib, data.byteSize());
+        NodeCollectives node = c.nodeForChunked("reduce", lib, 0, Long.MAX_VALUE);
         if (node != null && work.type() != Datatype.OBJECT) {
             node.reduce(CollectiveCheck.Signature.of(call, work.type(), work.count(), root, op), data, work.count(), op,
                     work.type(), root);

@@ -150,6 +150,143 @@ class SharedMemoryCollectivesTest {
         assertEquals(count[0] + (shared ? 90 : 0), world.sharedMemoryCollectiveCalls());
     }
 
+    /**
+     * Reduce and allreduce of vectors larger than a slot go through the slots in chunks: with
+     * 64-byte slots (8 doubles, 16 ints, 64 bytes per chunk) and counts that end inside, at and
+     * just past a chunk boundary, every element of every datatype class is right, for symmetric
+     * built-in operations, MINLOC (pairs) and a non-commutative user operation (rank order), in
+     * and out of place; each call counts as one shared-memory call.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void reductionsLargerThanASlotGoThroughItInChunks(int ranks) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64"))
+                .run(ranks, SharedMemoryCollectivesTest::chunkedReductions);
+    }
+
+    /** Small signed values, exact in every type: rank r's element i. */
+    private static long value(int r, int i) {
+        return ((r + 1) * 7L + i * 3L) % 23 - 11;
+    }
+
+    static void chunkedReductions(Comm world) {
+        int p = world.size();
+        int me = world.rank();
+        Op fold = Op.create((in, io, n, t) -> {   // io = in * 31 + io: the order of the ranks shows in the result
+            for (int i = 0; i < n; i++) {
+                io.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i,
+                        in.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i) * 31
+                                + io.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i));
+            }
+        }, false);
+        int call = 0;
+        for (int n : new int[] {1, 7, 8, 9, 16, 17, 64, 65, 1000}) {
+            int root = call++ % p;
+            long[] sum = new long[n];
+            long[] max = new long[n];
+            long[] min = new long[n];
+            long[] xor = new long[n];
+            long[] folded = new long[n];
+            for (int i = 0; i < n; i++) {
+                max[i] = Long.MIN_VALUE;
+                min[i] = Long.MAX_VALUE;
+                folded[i] = value(p - 1, i);
+                for (int r = 0; r < p; r++) {
+                    sum[i] += value(r, i);
+                    max[i] = Math.max(max[i], value(r, i));
+                    min[i] = Math.min(min[i], value(r, i));
+                    xor[i] ^= value(r, i);
+                }
+                for (int r = p - 2; r >= 0; r--) {
+                    folded[i] = value(r, i) * 31 + folded[i];
+                }
+            }
+            double[] d = new double[n];
+            float[] f = new float[n];
+            long[] l = new long[n];
+            int[] in = new int[n];
+            short[] sh = new short[n];
+            char[] ch = new char[n];
+            byte[] b = new byte[n];
+            for (int i = 0; i < n; i++) {
+                d[i] = value(me, i);
+                f[i] = value(me, i);
+                l[i] = value(me, i);
+                in[i] = (int) value(me, i);
+                sh[i] = (short) value(me, i);
+                ch[i] = (char) (value(me, i) + 11);
+                b[i] = (byte) value(me, i);
+            }
+            long before = world.sharedMemoryCollectiveCalls();
+            double[] dr = new double[n];
+            world.reduce(Buffer.of(d), Buffer.of(dr), Op.SUM, root);
+            float[] fr = f.clone();
+            world.allreduce(Buffer.of(fr), Op.MAX);
+            long[] lr = new long[n];
+            world.allreduce(Buffer.of(l), Buffer.of(lr), fold);
+            long[] lroot = l.clone();
+            world.reduce(Buffer.of(lroot), fold, root);   // in place on every rank
+            int[] ir = in.clone();
+            world.allreduce(Buffer.of(ir), Op.BXOR);
+            short[] sr = new short[n];
+            world.reduce(Buffer.of(sh), Buffer.of(sr), Op.MIN, root);
+            char[] cr = ch.clone();
+            world.allreduce(Buffer.of(cr), Op.SUM);
+            byte[] br = new byte[n];
+            world.allreduce(Buffer.of(b), Buffer.of(br), Op.MAX);
+            assertEquals(before + 8, world.sharedMemoryCollectiveCalls(), "calls through shared memory, n = " + n);
+            for (int i = 0; i < n; i++) {
+                String at = "n = " + n + ", element " + i + ", rank " + me;
+                if (me == root) {
+                    assertEquals(sum[i], dr[i], "reduce SUM double " + at);
+                    assertEquals(folded[i], lroot[i], "reduce user (rank order) long in place " + at);
+                    assertEquals(min[i], sr[i], "reduce MIN short " + at);
+                } else {
+                    assertEquals(0.0, dr[i], "a non-root's receive buffer is not written " + at);
+                    assertEquals(value(me, i), lroot[i], "a non-root's in-place contribution is not written " + at);
+                }
+                assertEquals(max[i], fr[i], "allreduce MAX float " + at);
+                assertEquals(folded[i], lr[i], "allreduce user (rank order) long " + at);
+                assertEquals(xor[i], ir[i], "allreduce BXOR int " + at);
+                assertEquals((char) (sum[i] + 11L * p), cr[i], "allreduce SUM char " + at);
+                assertEquals(max[i], br[i], "allreduce MAX byte " + at);
+            }
+            // MINLOC on (value, index) pairs of doubles: pairs never straddle a chunk
+            int pairs = n;
+            double[] loc = new double[2 * pairs];
+            for (int i = 0; i < pairs; i++) {
+                loc[2 * i] = value(me, i) % 5;   // ties between ranks: the smaller index wins
+                loc[2 * i + 1] = me;
+            }
+            world.allreduce(Buffer.of(loc), Op.MINLOC);
+            for (int i = 0; i < pairs; i++) {
+                double best = Double.MAX_VALUE;
+                int who = -1;
+                for (int r = 0; r < p; r++) {
+                    if (value(r, i) % 5 < best) {
+                        best = value(r, i) % 5;
+                        who = r;
+                    }
+                }
+                assertEquals(best, loc[2 * i], "MINLOC value, pair " + i + " of " + pairs);
+                assertEquals(who, loc[2 * i + 1], "MINLOC index, pair " + i + " of " + pairs);
+            }
+        }
+        // an allreduce over 64 KiB per rank takes the point-to-point algorithms; a reduce that large the chunks
+        long[] big = new long[8 * 1024 + 1];
+        java.util.Arrays.fill(big, me + 1);
+        long before = world.sharedMemoryCollectiveCalls();
+        world.allreduce(Buffer.of(big), Op.SUM);
+        assertEquals(before, world.sharedMemoryCollectiveCalls(), "an allreduce of 64 KiB + 8 B");
+        long[] bigRoot = new long[big.length];
+        world.reduce(Buffer.of(big), Buffer.of(bigRoot), Op.SUM, p - 1);
+        assertEquals(before + 1, world.sharedMemoryCollectiveCalls(), "a reduce of 64 KiB + 8 B");
+        for (int i = 0; i < big.length; i++) {
+            assertEquals((long) p * (p + 1) / 2, big[i], "allreduce element " + i);
+            assertEquals(me == p - 1 ? (long) p * p * (p + 1) / 2 : 0, bigRoot[i], "reduce element " + i);   // of the sums
+        }
+    }
+
     /** A rank killed while the others wait for its slot in a shared-memory allreduce; spinning and sleeping waiters. */
     @ParameterizedTest(name = "wait {0}")
     @ValueSource(strings = {"spin", "block"})
