@@ -96,7 +96,9 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
         int c = ClassLetter.require("IS", problemClass, CLASSES);
         long keys = (1L << TOTAL_KEYS_LOG_2[c]) / ranks;
         long keyRange = Math.min(1L << MAX_KEY_LOG_2[c], 2L * (1L << MAX_KEY_LOG_2[c]) / ranks + 1024);
-        // Keys, the counts (ints) and, with more than one thread, each member's 16-bit histogram.
+        // Keys, the counts (ints) and, with more than one thread, each member's 16-bit histogram. With
+        // several ranks two of the three key arrays are off the heap, but they count against the JVM's
+        // direct-memory limit (-XX:MaxDirectMemorySize, -Xmx by default), so they stay in the estimate.
         return Integer.BYTES * (IsRanking.keyArrayInts((int) keys, ranks) + keyRange)
                 + (threads > 1 ? (long) Character.BYTES * threads * keyRange : 0) + (4L << 20);
     }
