@@ -59,6 +59,8 @@ final class IsRanking {
     private final char problemClass;
     private final int myRank;
     private final int commSize;
+    /** One rank counting its keys where they are, without bucket sort and exchange (the default at one rank). */
+    private final boolean inPlace;
     private final int numKeys;
     private final int maxKey;
     private final int numBuckets;
@@ -118,6 +120,16 @@ final class IsRanking {
 
     IsRanking(Comm world, Team team, char problemClass, int totalKeysLog2, int maxKeyLog2, int numBucketsLog2,
             int[] testIndex, int[] testRank) {
+        this(world, team, problemClass, totalKeysLog2, maxKeyLog2, numBucketsLog2, testIndex, testRank, false);
+    }
+
+    /**
+     * With {@code bucketsAtOneRank}, one rank ranks as is.c's np = 1 does (bucket sort, then the
+     * count over the bucket-sorted keys; the exchange with itself moves nothing), instead of
+     * counting its keys in place: for measuring speed-ups on the reference's terms.
+     */
+    IsRanking(Comm world, Team team, char problemClass, int totalKeysLog2, int maxKeyLog2, int numBucketsLog2,
+            int[] testIndex, int[] testRank, boolean bucketsAtOneRank) {
         this.world = world;
         this.team = team;
         this.problemClass = problemClass;
@@ -129,10 +141,11 @@ final class IsRanking {
         this.shift = maxKeyLog2 - numBucketsLog2;
         this.testIndex = testIndex;
         this.testRank = testRank;
-        int size = commSize == 1 ? numKeys : bufferSize(numKeys, commSize);
+        this.inPlace = commSize == 1 && !bucketsAtOneRank;
+        int size = inPlace ? numKeys : bufferSize(numKeys, commSize);
         keyArray = new int[size];
         bufferInts = size;
-        if (commSize == 1) {
+        if (inPlace) {
             keyBuff1 = null;
             keyBuff2 = null;
             verifyCopy = new int[size];
@@ -171,8 +184,8 @@ final class IsRanking {
         bucketTotalsBuffer = Buffer.of(bucketSizeTotals);
         sendCountBuffer = Buffer.of(sendCount);
         recvCountBuffer = Buffer.of(recvCount);
-        keyBuff1Buffer = commSize == 1 ? null : Buffer.of(keyBuff1, Datatype.INT);
-        keyBuff2Buffer = commSize == 1 ? null : Buffer.of(keyBuff2, Datatype.INT);
+        keyBuff1Buffer = inPlace ? null : Buffer.of(keyBuff1, Datatype.INT);
+        keyBuff2Buffer = inPlace ? null : Buffer.of(keyBuff2, Datatype.INT);
     }
 
     /**
@@ -180,7 +193,7 @@ final class IsRanking {
      * heap; keyBuff1 and keyBuff2 off it): what {@link IsKernel#heapBytesPerRank} counts for them.
      */
     long keyArrayInts() {
-        return (long) keyArray.length + (commSize == 1 ? verifyCopy.length : 2L * bufferInts);
+        return (long) keyArray.length + (inPlace ? verifyCopy.length : 2L * bufferInts);
     }
 
     /** Key ints one rank allocates: 2 numKeys with one rank, 3 SIZE_OF_BUFFERS with more. */
@@ -263,7 +276,7 @@ final class IsRanking {
             }
         }
 
-        if (commSize == 1) {
+        if (inPlace) {
             // One rank: every bucket stays here, so the bucket sort and the exchange would only copy
             // the keys twice; count them where they are, over the whole key range, as NPB's serial IS
             // does (NPB3.4-OMP IS/is.c without USE_BUCKETS). The ranks are the same.
@@ -723,7 +736,7 @@ final class IsRanking {
     void fullVerify() {
         int[] c = counts;
         Keys keys;
-        if (commSize == 1) {
+        if (inPlace) {
             // The one-rank ranking counted keyArray in place; sort from a copy of it.
             System.arraycopy(keyArray, 0, verifyCopy, 0, totalLocalKeys);
             keys = new Keys(verifyCopy, totalLocalKeys);
