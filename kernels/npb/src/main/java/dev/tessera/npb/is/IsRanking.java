@@ -439,13 +439,8 @@ final class IsRanking {
         void histogram(int lo, int hi, int min, int[] hist) {
             if (array != null) {
                 IsRanking.histogram(array, lo, hi, min, hist);
-                return;
-            }
-            if (lo < aLen) {
-                IsRanking.histogram(a, aFrom + lo, aFrom + Math.min(hi, aLen), min, hist);
-            }
-            if (hi > aLen) {
-                IsRanking.histogram(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen, min, hist);
+            } else {
+                forParts(lo, hi, (keys, from, to) -> IsRanking.histogram(keys, from, to, min, hist));
             }
         }
 
@@ -453,13 +448,18 @@ final class IsRanking {
         void narrowHistogram(int lo, int hi, int min, char[] hist) {
             if (array != null) {
                 IsRanking.narrowHistogram(array, lo, hi, min, hist);
-                return;
+            } else {
+                forParts(lo, hi, (keys, from, to) -> IsRanking.narrowHistogram(keys, from, to, min, hist));
             }
+        }
+
+        /** The parts of the keys numbered [lo, hi) in each segment, as element ranges of it. */
+        private void forParts(int lo, int hi, Part part) {
             if (lo < aLen) {
-                IsRanking.narrowHistogram(a, aFrom + lo, aFrom + Math.min(hi, aLen), min, hist);
+                part.keys(a, aFrom + lo, aFrom + Math.min(hi, aLen));
             }
             if (hi > aLen) {
-                IsRanking.narrowHistogram(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen, min, hist);
+                part.keys(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen);
             }
         }
 
@@ -468,7 +468,12 @@ final class IsRanking {
             if (array != null) {
                 return array[i];
             }
-            return i < aLen ? a.getAtIndex(ValueLayout.JAVA_INT, aFrom + i) : b.getAtIndex(ValueLayout.JAVA_INT, bFrom + i - aLen);
+            return i < aLen ? a.getAtIndex(ValueLayout.JAVA_INT, aFrom + i)
+                    : b.getAtIndex(ValueLayout.JAVA_INT, bFrom + i - aLen);
+        }
+
+        private interface Part {
+            void keys(MemorySegment keys, long from, long to);
         }
     }
 
