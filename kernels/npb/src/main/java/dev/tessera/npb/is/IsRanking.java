@@ -439,8 +439,13 @@ final class IsRanking {
         void histogram(int lo, int hi, int min, int[] hist) {
             if (array != null) {
                 IsRanking.histogram(array, lo, hi, min, hist);
-            } else {
-                forParts(lo, hi, (keys, from, to) -> IsRanking.histogram(keys, from, to, min, hist));
+                return;
+            }
+            if (lo < aLen) {
+                IsRanking.histogram(a, aFrom + lo, aFrom + Math.min(hi, aLen), min, hist);
+            }
+            if (hi > aLen) {
+                IsRanking.histogram(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen, min, hist);
             }
         }
 
@@ -448,18 +453,13 @@ final class IsRanking {
         void narrowHistogram(int lo, int hi, int min, char[] hist) {
             if (array != null) {
                 IsRanking.narrowHistogram(array, lo, hi, min, hist);
-            } else {
-                forParts(lo, hi, (keys, from, to) -> IsRanking.narrowHistogram(keys, from, to, min, hist));
+                return;
             }
-        }
-
-        /** The parts of the keys numbered [lo, hi) in each segment, as element ranges of it. */
-        private void forParts(int lo, int hi, Part part) {
             if (lo < aLen) {
-                part.keys(a, aFrom + lo, aFrom + Math.min(hi, aLen));
+                IsRanking.narrowHistogram(a, aFrom + lo, aFrom + Math.min(hi, aLen), min, hist);
             }
             if (hi > aLen) {
-                part.keys(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen);
+                IsRanking.narrowHistogram(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen, min, hist);
             }
         }
 
@@ -468,12 +468,7 @@ final class IsRanking {
             if (array != null) {
                 return array[i];
             }
-            return i < aLen ? a.getAtIndex(ValueLayout.JAVA_INT, aFrom + i)
-                    : b.getAtIndex(ValueLayout.JAVA_INT, bFrom + i - aLen);
-        }
-
-        private interface Part {
-            void keys(MemorySegment keys, long from, long to);
+            return i < aLen ? a.getAtIndex(ValueLayout.JAVA_INT, aFrom + i) : b.getAtIndex(ValueLayout.JAVA_INT, bFrom + i - aLen);
         }
     }
 
