@@ -46,6 +46,12 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
     static final int WARM_UP_ITERATIONS = 10;
     /** Generator seed and multiplier (is.c main: find_my_seed arguments). */
     static final double SEED = 314159265.00;
+    /**
+     * System property: with {@code true}, one rank ranks as NPB3.4-MPI's IS at np = 1 does
+     * (bucket sort into the send buffer, then the count over it) instead of counting its keys
+     * where they are, so that speed-ups can be taken on the reference's terms. Off by default.
+     */
+    public static final String BUCKETS_AT_ONE_RANK = "tessera.npb.is.bucketsAtOneRank";
     static final double MULTIPLIER = 1220703125.00;
 
     /** The classes, in the order of the arrays below. */
@@ -96,7 +102,9 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
         int c = ClassLetter.require("IS", problemClass, CLASSES);
         long keys = (1L << TOTAL_KEYS_LOG_2[c]) / ranks;
         long keyRange = Math.min(1L << MAX_KEY_LOG_2[c], 2L * (1L << MAX_KEY_LOG_2[c]) / ranks + 1024);
-        // Keys, the counts (ints) and, with more than one thread, each member's 16-bit histogram.
+        // Keys, the counts (ints) and, with more than one thread, each member's 16-bit histogram. With
+        // several ranks two of the three key arrays are off the heap, but they count against the JVM's
+        // direct-memory limit (-XX:MaxDirectMemorySize, -Xmx by default), so they stay in the estimate.
         return Integer.BYTES * (IsRanking.keyArrayInts((int) keys, ranks) + keyRange)
                 + (threads > 1 ? (long) Character.BYTES * threads * keyRange : 0) + (4L << 20);
     }
@@ -107,8 +115,9 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
         int c = ClassLetter.require("IS", problemClass, CLASSES);
         int totalKeysLog2 = TOTAL_KEYS_LOG_2[c];
         long totalKeys = 1L << totalKeysLog2;
+        boolean buckets = world.size() == 1 && Boolean.getBoolean(BUCKETS_AT_ONE_RANK);
         IsRanking ranking = new IsRanking(world, team, problemClass, totalKeysLog2, MAX_KEY_LOG_2[c], NUM_BUCKETS_LOG_2[c],
-                TEST_INDEX[c], TEST_RANK[c]);
+                TEST_INDEX[c], TEST_RANK[c], buckets);
 
         double seed = findMySeed(world.rank(), world.size(), 4 * totalKeys, SEED, MULTIPLIER);
         ranking.createSequence(seed, MULTIPLIER);
@@ -140,7 +149,9 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
         String detail = String.format(Locale.ROOT, " Verification: %d of %d checks passed (%d partial: %d test keys x %d "
                 + "iterations; %d full: keys in order on every rank)%s", passed, expected,
                 TEST_ARRAY_SIZE * MAX_ITERATIONS, TEST_ARRAY_SIZE, MAX_ITERATIONS, world.size(),
-                ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing());
+                ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing())
+                + (buckets ? System.lineSeparator() + " One rank ranked as is.c at np = 1 (bucket sort, then the count; -D"
+                        + BUCKETS_AT_ONE_RANK + "=true), not in place" : "");
         return new KernelResult("IS", problemClass, Long.toString(totalKeys), MAX_ITERATIONS, maxTime, mops,
                 "keys ranked", verified, detail, WARM_UP_ITERATIONS + " rankings untimed (reference: 1)");
     }

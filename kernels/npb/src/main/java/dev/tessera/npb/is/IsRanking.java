@@ -2,10 +2,14 @@ package dev.tessera.npb.is;
 
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
+import dev.tessera.comm.Datatype;
 import dev.tessera.comm.Op;
 import dev.tessera.comm.Request;
 import dev.tessera.npb.Randlc;
 import dev.tessera.task.Team;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -15,13 +19,19 @@ import java.util.Locale;
  *
  * <p>Arrays (is.c names): {@code keyArray} holds this rank's {@code numKeys} keys;
  * {@code keyBuff1} the same keys grouped by bucket (the alltoallv send buffer);
- * {@code keyBuff2} the keys received, those of buckets {@code ptr1[me]..ptr2[me]};
- * {@code counts} the populations, then inclusive prefix sums, over this rank's key range
- * {@code [minKeyVal, maxKeyVal]} (is.c reuses key_buff1 for it). The receive buffers hold
- * SIZE_OF_BUFFERS keys, 1.5 x the average for fewer than 256 ranks, as the reference sizes them.
- * With one rank nothing is exchanged: {@code keyBuff1} is not allocated, and {@code keyArray}
- * and {@code keyBuff2} (the copy the full verification sorts from) hold {@code numKeys} keys
- * each, 2 instead of 4.5 ints per key (class C: 1 GiB instead of 2.25 GiB).
+ * {@code keyBuff2} the keys received from the other ranks. The rank's own keys of buckets
+ * {@code ptr1[me]..ptr2[me]} are not sent to itself as is.c's alltoallv does: they stay in
+ * {@code keyBuff1} and the count reads them there, then those in {@code keyBuff2} (with two
+ * ranks that self part is half of what is.c's alltoallv copies). keyBuff1 and keyBuff2 are
+ * off the heap (native segments of an automatic arena), so that the shm device moves the
+ * alltoallv's messages by single copy (process_vm_readv) instead of through its ring; the
+ * scatter writes and the count reads them in place. {@code counts} holds the populations,
+ * then inclusive prefix sums, over this rank's key range {@code [minKeyVal, maxKeyVal]} (is.c
+ * reuses key_buff1 for it). The send and receive buffers hold SIZE_OF_BUFFERS keys, 1.5 x the
+ * average for fewer than 256 ranks, as the reference sizes them. With one rank nothing is
+ * exchanged: neither buffer is allocated, and {@code keyArray} and {@code verifyCopy} (the copy
+ * the full verification sorts from) hold {@code numKeys} keys each, 2 instead of 4.5 ints per
+ * key (class C: 1 GiB instead of 2.25 GiB).
  *
  * <p>Threads: the bucket sort gives each member a contiguous block of keys; members count
  * their block's buckets privately, then each computes, from all members' counts, where its
@@ -49,6 +59,8 @@ final class IsRanking {
     private final char problemClass;
     private final int myRank;
     private final int commSize;
+    /** One rank counting its keys where they are, without bucket sort and exchange (the default at one rank). */
+    private final boolean inPlace;
     private final int numKeys;
     private final int maxKey;
     private final int numBuckets;
@@ -58,8 +70,13 @@ final class IsRanking {
 
     private final int[] keyArray;
     /** The alltoallv send buffer; null with one rank. */
-    private final int[] keyBuff1;
-    private final int[] keyBuff2;
+    private final MemorySegment keyBuff1;
+    /** Keys received (native, more than one rank), or with one rank null. */
+    private final MemorySegment keyBuff2;
+    /** With one rank: the copy of the keys the full verification sorts from; else null. */
+    private final int[] verifyCopy;
+    /** Ints in keyBuff1 and keyBuff2 (SIZE_OF_BUFFERS). */
+    private final int bufferInts;
     private int[] counts;
     /** Members' 16-bit histograms (members > 1), all zero between counts. */
     private final char[][] narrowHist;
@@ -77,6 +94,9 @@ final class IsRanking {
     private final int[] recvCount;
     private final int[] sendDispl;
     private final int[] recvDispl;
+    /** The counts the alltoallv is given: sendCount and recvCount with this rank's own entry 0. */
+    private final int[] sendCountOthers;
+    private final int[] recvCountOthers;
     private final Buffer bucketSizeBuffer;
     private final Buffer bucketTotalsBuffer;
     private final Buffer sendCountBuffer;
@@ -89,10 +109,27 @@ final class IsRanking {
     /** State of the last timed iteration, which the full verification sorts by. */
     private int totalLocalKeys;
     private int lastMinKeyVal;
+    /**
+     * Where this rank's keys of the last ranking lie: its own keys (the bucket sort's segment
+     * for this rank, never sent: keyBuff1 from ownFrom, ownKeys of them; with one rank the
+     * whole keyArray) and after them the keys received from the other ranks (keyBuff2 from 0).
+     */
+    private int ownFrom;
+    private int ownKeys;
     private volatile boolean recountedWide;
 
     IsRanking(Comm world, Team team, char problemClass, int totalKeysLog2, int maxKeyLog2, int numBucketsLog2,
             int[] testIndex, int[] testRank) {
+        this(world, team, problemClass, totalKeysLog2, maxKeyLog2, numBucketsLog2, testIndex, testRank, false);
+    }
+
+    /**
+     * With {@code bucketsAtOneRank}, one rank ranks as is.c's np = 1 does (bucket sort, then the
+     * count over the bucket-sorted keys; the exchange with itself moves nothing), instead of
+     * counting its keys in place: for measuring speed-ups on the reference's terms.
+     */
+    IsRanking(Comm world, Team team, char problemClass, int totalKeysLog2, int maxKeyLog2, int numBucketsLog2,
+            int[] testIndex, int[] testRank, boolean bucketsAtOneRank) {
         this.world = world;
         this.team = team;
         this.problemClass = problemClass;
@@ -104,10 +141,23 @@ final class IsRanking {
         this.shift = maxKeyLog2 - numBucketsLog2;
         this.testIndex = testIndex;
         this.testRank = testRank;
-        int size = commSize == 1 ? numKeys : bufferSize(numKeys, commSize);
+        this.inPlace = commSize == 1 && !bucketsAtOneRank;
+        int size = inPlace ? numKeys : bufferSize(numKeys, commSize);
         keyArray = new int[size];
-        keyBuff1 = commSize == 1 ? null : new int[size];
-        keyBuff2 = new int[size];
+        bufferInts = size;
+        if (inPlace) {
+            keyBuff1 = null;
+            keyBuff2 = null;
+            verifyCopy = new int[size];
+        } else {
+            // Off the heap, so that the shm device sends them by single copy (a heap array can move
+            // while another process reads it, so heap messages go through the shared ring, copied
+            // into it and out of it). Freed with this object.
+            Arena arena = Arena.ofAuto();
+            keyBuff1 = arena.allocate((long) Integer.BYTES * size, 64);
+            keyBuff2 = arena.allocate((long) Integer.BYTES * size, 64);
+            verifyCopy = null;
+        }
         int members = team.size();
         int rangeGuess = Math.min(maxKey, 2 * (maxKey / commSize) + numBuckets);
         counts = new int[rangeGuess];
@@ -128,17 +178,22 @@ final class IsRanking {
         recvCount = new int[commSize];
         sendDispl = new int[commSize];
         recvDispl = new int[commSize];
+        sendCountOthers = new int[commSize];
+        recvCountOthers = new int[commSize];
         bucketSizeBuffer = Buffer.of(bucketSize);
         bucketTotalsBuffer = Buffer.of(bucketSizeTotals);
         sendCountBuffer = Buffer.of(sendCount);
         recvCountBuffer = Buffer.of(recvCount);
-        keyBuff1Buffer = commSize == 1 ? null : Buffer.of(keyBuff1);
-        keyBuff2Buffer = Buffer.of(keyBuff2);
+        keyBuff1Buffer = inPlace ? null : Buffer.of(keyBuff1, Datatype.INT);
+        keyBuff2Buffer = inPlace ? null : Buffer.of(keyBuff2, Datatype.INT);
     }
 
-    /** Ints held by the key arrays (keyArray, keyBuff1, keyBuff2): what {@link IsKernel#heapBytesPerRank} counts for them. */
+    /**
+     * Ints held by the key arrays (keyArray and, with one rank, the verification copy on the
+     * heap; keyBuff1 and keyBuff2 off it): what {@link IsKernel#heapBytesPerRank} counts for them.
+     */
     long keyArrayInts() {
-        return (long) keyArray.length + (keyBuff1 == null ? 0 : keyBuff1.length) + keyBuff2.length;
+        return (long) keyArray.length + (inPlace ? verifyCopy.length : 2L * bufferInts);
     }
 
     /** Key ints one rank allocates: 2 numKeys with one rank, 3 SIZE_OF_BUFFERS with more. */
@@ -221,17 +276,20 @@ final class IsRanking {
             }
         }
 
-        if (commSize == 1) {
+        if (inPlace) {
             // One rank: every bucket stays here, so the bucket sort and the exchange would only copy
             // the keys twice; count them where they are, over the whole key range, as NPB's serial IS
             // does (NPB3.4-OMP IS/is.c without USE_BUCKETS). The ranks are the same.
             System.arraycopy(bucketSize, numBuckets, bucketSizeTotals, numBuckets, IsKernel.TEST_ARRAY_SIZE);
             ensureRange(maxKey);
-            team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keyArray, numKeys, 0, maxKey));
+            Keys keys = new Keys(keyArray, numKeys);
+            team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keys, 0, maxKey));
             partialVerify(iteration, 0, maxKey - 1, 0);
             if (iteration == IsKernel.MAX_ITERATIONS) {
                 totalLocalKeys = numKeys;
                 lastMinKeyVal = 0;
+                ownFrom = 0;
+                ownKeys = numKeys;
             }
             return;
         }
@@ -240,17 +298,27 @@ final class IsRanking {
         world.allreduce(bucketSizeBuffer, bucketTotalsBuffer, Op.SUM);
         long j = distributeBuckets();
         world.alltoall(sendCountBuffer, recvCountBuffer);
-        recvDispl[0] = 0;
-        long received = recvCount[0];
-        for (int i = 1; i < commSize; i++) {
-            recvDispl[i] = recvDispl[i - 1] + recvCount[i - 1];
+        // This rank's own keys stay where the bucket sort put them (keyBuff1 at sendDispl[myRank]):
+        // the alltoallv moves only the other ranks' keys, received into keyBuff2 in rank order, and
+        // the count reads both (with two ranks, half of what is.c's alltoallv copies is that self part).
+        long received = 0;
+        int others = 0;
+        for (int i = 0; i < commSize; i++) {
             received += recvCount[i];
+            recvDispl[i] = others;
+            int n = i == myRank ? 0 : recvCount[i];
+            recvCountOthers[i] = n;
+            sendCountOthers[i] = i == myRank ? 0 : sendCount[i];
+            others += n;
         }
-        if (received > keyBuff2.length) {
+        if (received > bufferInts) {
             throw new IllegalStateException(String.format(Locale.ROOT, "IS rank %d: %d keys to receive, more than "
-                    + "its buffer of %d (SIZE_OF_BUFFERS, is.c)", myRank, received, keyBuff2.length));
+                    + "its buffer of %d (SIZE_OF_BUFFERS, is.c)", myRank, received, bufferInts));
         }
-        world.alltoallv(keyBuff1Buffer, sendCount, sendDispl, keyBuff2Buffer, recvCount, recvDispl);
+        world.alltoallv(keyBuff1Buffer, sendCountOthers, sendDispl, keyBuff2Buffer, recvCountOthers, recvDispl);
+        int own = sendCount[myRank];
+        int ownAt = sendDispl[myRank];
+        int fromOthers = others;
 
         int minKeyVal = ptr1[myRank] << shift;
         int maxKeyVal = ((ptr2[myRank] + 1) << shift) - 1;
@@ -262,13 +330,20 @@ final class IsRanking {
             }
         }
         int localKeys = Math.toIntExact(j);
+        if (own + fromOthers != localKeys) {
+            throw new IllegalStateException(String.format(Locale.ROOT, "IS rank %d: %d own keys and %d received, but "
+                    + "the bucket totals give it %d", myRank, own, fromOthers, localKeys));
+        }
         ensureRange(range);
-        team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keyBuff2, localKeys, minKeyVal, range));
+        Keys keys = new Keys(keyBuff1, ownAt, own, keyBuff2, 0, fromOthers);
+        team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keys, minKeyVal, range));
 
         partialVerify(iteration, minKeyVal, maxKeyVal, lesser);
         if (iteration == IsKernel.MAX_ITERATIONS) {
             totalLocalKeys = localKeys;
             lastMinKeyVal = minKeyVal;
+            ownFrom = ownAt;
+            ownKeys = own;
         }
     }
 
@@ -319,10 +394,93 @@ final class IsRanking {
         }
     }
 
-    private static void scatter(int[] keys, int lo, int hi, int shift, int[] ptr, int[] out) {
+    private static void scatter(int[] keys, int lo, int hi, int shift, int[] ptr, MemorySegment out) {
         for (int i = lo; i < hi; i++) {
             int key = keys[i];
-            out[ptr[key >> shift]++] = key;
+            out.setAtIndex(ValueLayout.JAVA_INT, ptr[key >> shift]++, key);
+        }
+    }
+
+    /**
+     * The keys a count reads: an int array (one rank: the rank's keys where they are), or two
+     * segments, {@code a[aFrom, aFrom + aLen)} (the rank's own keys) then {@code b[bFrom, bFrom
+     * + bLen)} (those received), numbered 0 .. total-1 in that order.
+     */
+    static final class Keys {
+        final int[] array;
+        final MemorySegment a;
+        final long aFrom;
+        final int aLen;
+        final MemorySegment b;
+        final long bFrom;
+        final int total;
+
+        Keys(int[] array, int n) {
+            this.array = array;
+            this.a = null;
+            this.aFrom = 0;
+            this.aLen = n;
+            this.b = null;
+            this.bFrom = 0;
+            this.total = n;
+        }
+
+        Keys(MemorySegment a, long aFrom, int aLen, MemorySegment b, long bFrom, int bLen) {
+            this.array = null;
+            this.a = a;
+            this.aFrom = aFrom;
+            this.aLen = aLen;
+            this.b = b;
+            this.bFrom = bFrom;
+            this.total = aLen + bLen;
+        }
+
+        /** hist[key - min]++ for the keys numbered [lo, hi). */
+        void histogram(int lo, int hi, int min, int[] hist) {
+            if (array != null) {
+                IsRanking.histogram(array, lo, hi, min, hist);
+                return;
+            }
+            if (lo < aLen) {
+                IsRanking.histogram(a, aFrom + lo, aFrom + Math.min(hi, aLen), min, hist);
+            }
+            if (hi > aLen) {
+                IsRanking.histogram(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen, min, hist);
+            }
+        }
+
+        /** The same into a 16-bit histogram. */
+        void narrowHistogram(int lo, int hi, int min, char[] hist) {
+            if (array != null) {
+                IsRanking.narrowHistogram(array, lo, hi, min, hist);
+                return;
+            }
+            if (lo < aLen) {
+                IsRanking.narrowHistogram(a, aFrom + lo, aFrom + Math.min(hi, aLen), min, hist);
+            }
+            if (hi > aLen) {
+                IsRanking.narrowHistogram(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen, min, hist);
+            }
+        }
+
+        /** Key number i. */
+        int get(int i) {
+            if (array != null) {
+                return array[i];
+            }
+            return i < aLen ? a.getAtIndex(ValueLayout.JAVA_INT, aFrom + i) : b.getAtIndex(ValueLayout.JAVA_INT, bFrom + i - aLen);
+        }
+    }
+
+    private static void histogram(MemorySegment keys, long lo, long hi, int min, int[] hist) {
+        for (long i = lo; i < hi; i++) {
+            hist[keys.getAtIndex(ValueLayout.JAVA_INT, i) - min]++;
+        }
+    }
+
+    private static void narrowHistogram(MemorySegment keys, long lo, long hi, int min, char[] hist) {
+        for (long i = lo; i < hi; i++) {
+            hist[keys.getAtIndex(ValueLayout.JAVA_INT, i) - min]++;
         }
     }
 
@@ -400,25 +558,32 @@ final class IsRanking {
 
     /** Counts and prefix sums of {@code keys[0, n)} over [min, min + range) into the returned array (for tests). */
     int[] countForTest(int[] keys, int n, int min, int range) {
+        return countForTest(new Keys(keys, n), min, range);
+    }
+
+    /** The same for the keys {@code keys} (for tests: two segments, as a ranking with several ranks counts). */
+    int[] countForTest(Keys keys, int min, int range) {
         ensureRange(range);
-        team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keys, n, min, range));
+        team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keys, min, range));
         return counts;
     }
 
     /**
-     * Member {@code id}: population count of its block of {@code keys} (the keys received, or
-     * with one rank the rank's own) into its histogram; then, by blocks of the key range, the
-     * sum of the histograms and its inclusive prefix sum into {@code counts}.
+     * Member {@code id}: population count of its block of the rank's keys (with one rank the
+     * rank's own where they are; with more its own, never sent, followed by those received)
+     * into its histogram; then, by blocks of the key range, the sum of the histograms and its
+     * inclusive prefix sum into {@code counts}.
      */
-    private void countAndScan(int id, int members, dev.tessera.task.TeamContext ctx, int[] keys, int localKeys,
-            int minKeyVal, int range) {
+    private void countAndScan(int id, int members, dev.tessera.task.TeamContext ctx, Keys keys, int minKeyVal,
+            int range) {
+        int localKeys = keys.total;
         if (members == 1) {
-            countAndScanWide(id, members, ctx, keys, localKeys, minKeyVal, range);
+            countAndScanWide(id, members, ctx, keys, minKeyVal, range);
             return;
         }
         int lo = block(localKeys, id, members);
         int hi = block(localKeys, id + 1, members);
-        narrowHistogram(keys, lo, hi, minKeyVal, narrowHist[id]);
+        keys.narrowHistogram(lo, hi, minKeyVal, narrowHist[id]);
         ctx.barrier();
         int from = block(range, id, members);
         int to = block(range, id + 1, members);
@@ -439,7 +604,7 @@ final class IsRanking {
                 ensureWide(range);
                 recountedWide = true;
             });
-            countAndScanWide(id, members, ctx, keys, localKeys, minKeyVal, range);
+            countAndScanWide(id, members, ctx, keys, minKeyVal, range);
             return;
         }
         if (offset != 0) {
@@ -448,13 +613,14 @@ final class IsRanking {
     }
 
     /** countAndScan with int histograms: one member's is counts itself, scanned in place. */
-    private void countAndScanWide(int id, int members, dev.tessera.task.TeamContext ctx, int[] keys, int localKeys,
-            int minKeyVal, int range) {
+    private void countAndScanWide(int id, int members, dev.tessera.task.TeamContext ctx, Keys keys, int minKeyVal,
+            int range) {
         int[] hist = id == 0 ? counts : memberHist[id];
         Arrays.fill(hist, 0, range, 0);
+        int localKeys = keys.total;
         int lo = block(localKeys, id, members);
         int hi = block(localKeys, id + 1, members);
-        histogram(keys, lo, hi, minKeyVal, hist);
+        keys.histogram(lo, hi, minKeyVal, hist);
         int[] c = counts;
         if (members == 1) {
             for (int i = 0; i < range - 1; i++) {
@@ -569,12 +735,17 @@ final class IsRanking {
      */
     void fullVerify() {
         int[] c = counts;
-        if (commSize == 1) {
+        Keys keys;
+        if (inPlace) {
             // The one-rank ranking counted keyArray in place; sort from a copy of it.
-            System.arraycopy(keyArray, 0, keyBuff2, 0, totalLocalKeys);
+            System.arraycopy(keyArray, 0, verifyCopy, 0, totalLocalKeys);
+            keys = new Keys(verifyCopy, totalLocalKeys);
+        } else {
+            // The rank's keys: its own (never sent) and, after them, the ones received.
+            keys = new Keys(keyBuff1, ownFrom, ownKeys, keyBuff2, 0, totalLocalKeys - ownKeys);
         }
         for (int i = 0; i < totalLocalKeys; i++) {
-            int key = keyBuff2[i];
+            int key = keys.get(i);
             keyArray[--c[key - lastMinKeyVal]] = key;
         }
         int lastLocalKey = totalLocalKeys < 1 ? 0 : totalLocalKeys - 1;
