@@ -50,6 +50,11 @@ public final class OsuRank {
         }
     }
 
+    /** Warm-up blocks after which the first size stops pausing for the JIT compiler. */
+    static final int MAX_PAUSED_WARMUP_BLOCKS = 200;
+    /** Warm-up blocks after which a size is measured even if its warm-up time is not reached. */
+    static final int MAX_WARMUP_BLOCKS = 1000;
+
     /** Runs the suite on this rank; rank 0 prints the protocol lines to {@code out}. */
     static void run(Comm world, Suite suite, int[] sizes, int iters, int warmup, double warmupSeconds, int blocks,
                     int window, PrintStream out) {
@@ -70,6 +75,7 @@ public final class OsuRank {
             Kernel k = kernel(world, suite, size, window);
             double[] t = new double[blocks];
             double warmed = 0; // the same on every rank: a sum of allreduced values
+            int warmBlocks = 0;
             for (int b = -warmup; b < blocks; b++) {
                 world.barrier();
                 long start = System.nanoTime();
@@ -80,12 +86,15 @@ public final class OsuRank {
                     t[b] = slowest;
                 } else {
                     warmed += slowest * n * k.timeDivisor();
-                    if (warmingJit) {
+                    warmBlocks++;
+                    if (warmingJit && warmBlocks <= MAX_PAUSED_WARMUP_BLOCKS) {
                         // Spinning ranks leave the JIT compiler threads no CPU on a small machine:
                         // pause between warm-up blocks so the hot path gets compiled.
                         pause();
                     }
-                    if (b == -1 && warmed < warmFor) {
+                    // Time bounds the warm-up, and so does a count of blocks: an operation of
+                    // 0.1 us would otherwise need thousands of blocks (and pauses) to fill 2 s.
+                    if (b == -1 && warmed < warmFor && warmBlocks < MAX_WARMUP_BLOCKS) {
                         b--; // one more warm-up block
                     }
                 }
