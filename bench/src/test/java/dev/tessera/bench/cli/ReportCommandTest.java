@@ -51,8 +51,11 @@ class ReportCommandTest {
 
     @Test
     void warnsOnlyWhenTheLoadExceedsTheCores() {
-        assertEquals("", ReportCommand.loadWarning(1.5, 2));
-        assertTrue(ReportCommand.loadWarning(8.66, 2).startsWith("**Noisy run:** the load average reached 8.7 on 2 cores"));
+        assertEquals("", ReportCommand.loadWarning(1.5, 2, 2));
+        assertTrue(ReportCommand.loadWarning(8.66, 2, 2).startsWith("**Noisy run:** the load average reached 8.7 on 2 cores"));
+        // the report's own 4 ranks on 2 cores make a load of 4 without any other work
+        assertEquals("", ReportCommand.loadWarning(3.2, 2, 4));
+        assertTrue(ReportCommand.loadWarning(4.5, 2, 4).contains("at most 4 busy ranks"));
     }
 
     @Test
