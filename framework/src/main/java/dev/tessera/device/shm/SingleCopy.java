@@ -42,8 +42,7 @@ final class SingleCopy {
         boolean ok = false;
         try {
             if (System.getProperty("os.name", "").startsWith("Linux")
-                    && !"false".equals(System.getProperty("tessera.shm.singleCopy"))
-                    && !"0".equals(System.getenv("TESSERA_SHM_SINGLE_COPY"))) {
+                    && requested()) {
                 Linker linker = Linker.nativeLinker();
                 SymbolLookup libc = linker.defaultLookup();
                 readv = linker.downcallHandle(libc.find("process_vm_readv").orElseThrow(),
@@ -63,6 +62,22 @@ final class SingleCopy {
     }
 
     private SingleCopy() {
+    }
+
+    /**
+     * True if single copy was asked for: {@code -Dtessera.shm.singleCopy=true} or
+     * {@code TESSERA_SHM_SINGLE_COPY=1} (the property wins). Off by default: on the AMD EPYC
+     * VMs this project measures on, process_vm_readv moves 1 MiB in 99-105 us where the
+     * ring's two pipelined copies take 22-25 us (docs/performance.md), at every size from
+     * 64 KiB to 4 MiB; Open MPI's CMA path is as slow there.
+     */
+    static boolean requested() {
+        String property = System.getProperty("tessera.shm.singleCopy");
+        if (property != null) {
+            return Boolean.parseBoolean(property.strip());
+        }
+        String variable = System.getenv("TESSERA_SHM_SINGLE_COPY");
+        return variable != null && (variable.strip().equals("1") || variable.strip().equalsIgnoreCase("true"));
     }
 
     static boolean available() {
