@@ -142,8 +142,9 @@ public final class ShmDevice extends MatchingDevice {
      * Empty polls before a blocking waiter sleeps (a microsecond or two). Blocking mode is for
      * ranks that outnumber the cores: the peer a rank waits for is then usually not running, and
      * every poll spent waiting for it is taken from a rank that has work. On 4 shm ranks on 2
-     * cores (the heat example, 3,380 steps) 20 polls took 6-11 % less CPU time and 6-25 % less
-     * solver time than 200, and 2000 polls 15 % more of both (docs/performance.md, 2026-11-24).
+     * cores (the heat example) 20 polls gave a shorter solve than 200 in 8 of 9 interleaved sets
+     * and less CPU time in 7 of 9, by up to a quarter; 2000 polls took 15 % more of both
+     * (docs/performance.md, 2026-11-24).
      */
     static final int SPIN_POLLS = Integer.getInteger("tessera.wait.spins", 20);
     /** Longest sleep on the doorbell before the sleeper checks its peers' liveness. */
