@@ -138,8 +138,15 @@ public final class ShmDevice extends MatchingDevice {
     /** The world communicator's shared-memory collective region, or null (TESSERA_SHM_COLL=off). */
     private final Region worldRegion;
 
-    /** Empty polls before a blocking waiter sleeps. */
-    static final int SPIN_POLLS = Integer.getInteger("tessera.wait.spins", 200);
+    /**
+     * Empty polls before a blocking waiter sleeps (a microsecond or two). Blocking mode is for
+     * ranks that outnumber the cores: the peer a rank waits for is then usually not running, and
+     * every poll spent waiting for it is taken from a rank that has work. On 4 shm ranks on 2
+     * cores (the heat example) 20 polls gave a shorter solve than 200 in 8 of 9 interleaved sets
+     * and less CPU time in 7 of 9, by up to a quarter; 2000 polls took 15 % more of both
+     * (docs/performance.md, 2026-11-24).
+     */
+    static final int SPIN_POLLS = Integer.getInteger("tessera.wait.spins", 20);
     /** Longest sleep on the doorbell before the sleeper checks its peers' liveness. */
     private static final long SLEEP_NANOS = Long.getLong("tessera.shm.sleepMillis", 100) * 1_000_000L;
     private static final MemorySegment SLEEP_TIMEOUT = Futex.available() ? Futex.timeout(SLEEP_NANOS) : null;
