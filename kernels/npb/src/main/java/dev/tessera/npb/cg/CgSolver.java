@@ -3,6 +3,7 @@ package dev.tessera.npb.cg;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Request;
+import dev.tessera.npb.NpbWait;
 import dev.tessera.task.Team;
 import dev.tessera.task.TeamContext;
 import java.util.Arrays;
@@ -396,8 +397,9 @@ final class CgSolver {
             for (int i = grid.l2npcols - 1; i >= 0; i--) {
                 int partner = grid.reduceExchProc[i];
                 Request request = world.irecv(reduceRecv[i], partner, i + 1);
-                world.send(reduceSendW[i], partner, i + 1);
-                request.await();
+                Request sent = world.isend(reduceSendW[i], partner, i + 1);
+                NpbWait.await(request);
+                NpbWait.await(sent);
                 int from = grid.sendStart - 1;
                 int to = from + grid.reduceRecvLengths[i];
                 for (int j = from; j < to; j++) {
@@ -409,8 +411,9 @@ final class CgSolver {
                 System.arraycopy(w, grid.sendStart - 1, target, 0, grid.sendLen);
             } else {
                 Request request = world.irecv(exchangeRecv, grid.exchProc, 1);
-                world.send(exchangeSendW, grid.exchProc, 1);
-                request.await();
+                Request sent = world.isend(exchangeSendW, grid.exchProc, 1);
+                NpbWait.await(request);
+                NpbWait.await(sent);
             }
         }
         barrier(ctx, members);
@@ -492,7 +495,7 @@ final class CgSolver {
                 sendScalars[1] = s2;
                 Request request = world.irecv(recvTwo, partner, i + 1);
                 world.send(sendTwo, partner, i + 1);
-                request.await();
+                NpbWait.await(request);
                 s1 += recvScalars[0];
                 s2 += recvScalars[1];
             }
@@ -510,7 +513,7 @@ final class CgSolver {
             sendScalars[0] = s;
             Request request = world.irecv(recvOne, partner, i + 1);
             world.send(sendOne, partner, i + 1);
-            request.await();
+            NpbWait.await(request);
             s += recvScalars[0];
         }
         return s;
