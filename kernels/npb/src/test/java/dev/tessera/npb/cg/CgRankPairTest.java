@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.launch.SmpJob;
-import dev.tessera.npb.Randlc;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -25,9 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CgRankPairTest {
 
     private static CgMatrix classMatrix(int c, int nprocs, int me) {
-        CgGrid grid = new CgGrid(me, nprocs, CgKernel.NA[c]);
-        return CgMatrix.generate(CgKernel.NA[c], CgKernel.NONZER[c], CgKernel.RCOND, CgKernel.SHIFT[c], grid,
-                Randlc.multiply(CgKernel.TRAN, CgKernel.AMULT));
+        return CgUpperHalfTest.classMatrix(c, nprocs, me);
     }
 
     @ParameterizedTest(name = "class {0}")
@@ -36,14 +33,7 @@ class CgRankPairTest {
         int n = CgKernel.NA[c];
         CgMatrix full = classMatrix(c, 1, 0);
         double[] v = new SplittableRandom(17).doubles(n, -1.0, 1.0).toArray();
-        double[] expected = new double[n];
-        for (int r = 0; r < n; r++) {
-            double s = 0.0;
-            for (int k = full.rowstr[r]; k < full.rowstr[r + 1]; k++) {
-                s += full.a[k] * v[full.colidx[k]];
-            }
-            expected[r] = s;
-        }
+        double[] expected = CgUpperHalfTest.fullProduct(full, n, v);
         double scale = 0.0;
         for (double e : expected) {
             scale = Math.max(scale, Math.abs(e));
