@@ -20,10 +20,28 @@ import dev.tessera.comm.Request;
  */
 public final class NpbWait {
 
-    /** Polling time before the device's wait, in nanoseconds (tessera.npb.spinMicros). */
-    static final long SPIN_NANOS = spinNanos(System.getProperty("tessera.npb.spinMicros"));
+    /** The switch: microseconds of polling before the device's wait. */
+    static final String SPIN_MICROS = "tessera.npb.spinMicros";
+    /**
+     * Polling time before the device's wait, in nanoseconds; 0 if the switch's value is bad
+     * ({@link #checkSwitch}, which NpbMain calls before any work, refuses the run then).
+     */
+    static final long SPIN_NANOS = validOrZero(System.getProperty(SPIN_MICROS));
 
     private NpbWait() {
+    }
+
+    /** Refuses a bad value of tessera.npb.spinMicros with an IllegalArgumentException naming it. */
+    public static void checkSwitch() {
+        spinNanos(System.getProperty(SPIN_MICROS));
+    }
+
+    private static long validOrZero(String micros) {
+        try {
+            return spinNanos(micros);
+        } catch (IllegalArgumentException e) {
+            return 0;
+        }
     }
 
     static long spinNanos(String micros) {
@@ -38,7 +56,7 @@ public final class NpbWait {
         } catch (NumberFormatException | ArithmeticException e) {
             // reported below
         }
-        throw new IllegalArgumentException("-Dtessera.npb.spinMicros=" + micros
+        throw new IllegalArgumentException("-D" + SPIN_MICROS + "=" + micros
                 + " is not a number of microseconds (0 or more)");
     }
 
