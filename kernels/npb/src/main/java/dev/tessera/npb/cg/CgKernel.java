@@ -21,7 +21,9 @@ import java.util.Locale;
  * processes ({@link CgGrid}); vectors are distributed by column blocks; the product's
  * partial row sums are combined by recursive halving within each process row and moved to
  * the column distribution by one exchange with the transpose process; scalar products are
- * summed by the same butterfly. np must be a power of two. Inside a process the solver
+ * summed by the same butterfly; at np = 2 with one thread per process the product stores
+ * each element once between the two processes ({@link CgRankPair}), where cg.f stores the
+ * off-diagonal quarters twice. np must be a power of two. Inside a process the solver
  * ({@link CgSolver}) spreads rows and vector elements over the team's members.
  *
  * <p>Verification: |zeta - zeta_ref| / zeta_ref <= 1e-10. Operation count (cg.f):

@@ -3,6 +3,7 @@ package dev.tessera.npb.cg;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Request;
+import dev.tessera.npb.NpbWait;
 import dev.tessera.task.Team;
 import dev.tessera.task.TeamContext;
 import java.util.Arrays;
@@ -19,9 +20,11 @@ import java.util.Arrays;
  * wrote). Rows that form a symmetric diagonal block of A (the process's own columns; all of
  * them at one process) are multiplied through their upper triangle ({@link CgUpperHalf}),
  * split among the members by stored elements, each into its own accumulator (see
- * {@link #product}). A dot product is a member-order sum of the members' partial sums, then a
- * butterfly over the process row ({@link CgGrid#reduceExchProc}); the row reduction and
- * transpose exchange of a product move whole vector pieces. Only member 0 (the process's
+ * {@link #product}). At two processes of one member each, the product is
+ * {@link CgRankPair}'s instead (every element stored once between the two processes). A dot
+ * product is a member-order sum of the members' partial sums, then a butterfly over the
+ * process row ({@link CgGrid#reduceExchProc}); the row reduction and transpose exchange of a
+ * product move whole vector pieces. Only member 0 (the process's
  * own thread, as FUNNELED requires) communicates; the other members wait at the barrier
  * that follows. Barriers separate every write of a vector from reads of it by other
  * members: after the update of p (the product reads all of p), after a product (the
@@ -30,6 +33,11 @@ import java.util.Arrays;
 final class CgSolver {
 
     private static final int CGITMAX = 25;
+    /**
+     * {@code -Dtessera.npb.cg.pairProduct.off=true}: at two processes, cg.f's product (each
+     * off-diagonal element stored on both processes) instead of {@link CgRankPair}; for comparison.
+     */
+    static final String CG_PAIR_OFF = "tessera.npb.cg.pairProduct.off";
     /** Doubles between two members' partial sums: one cache line each. */
     private static final int PAD = 8;
 
@@ -46,6 +54,8 @@ final class CgSolver {
      */
     private final CgUpperHalf half;
     private final int halfOffset;
+    /** At two processes of one member: the product with every element stored once between them, or null. */
+    private final CgRankPair pair;
     /** With {@link #half} and several members: member m's share of the half's product, rows halfRows[m] on. */
     private final double[][] accumulators;
     /** First row of each member's part of the product with {@link #half} (members + 1 bounds). */
@@ -93,8 +103,12 @@ final class CgSolver {
         boolean diagonalBlock = grid.firstcol >= grid.firstrow && grid.lastcol <= grid.lastrow;
         this.halfOffset = grid.firstcol - grid.firstrow;
         this.half = diagonalBlock ? CgUpperHalf.of(matrix, halfOffset, cols) : null;
+        // Two processes of one member each: every element stored once between them (the same number of
+        // processes and members on both, so both take part in the collective create or neither does).
+        this.pair = world.size() == 2 && team.size() == 1 && !Boolean.getBoolean(CG_PAIR_OFF)
+                ? CgRankPair.create(world, grid, matrix, half) : null;
         // The compressed rows are kept only for rows the half does not cover (none at np = 1).
-        boolean allRowsInHalf = half != null && half.n == rows;
+        boolean allRowsInHalf = pair != null || half != null && half.n == rows;
         this.a = allRowsInHalf ? null : matrix.a;
         this.colidx = allRowsInHalf ? null : matrix.colidx;
         this.rowstr = allRowsInHalf ? null : matrix.rowstr;
@@ -134,6 +148,11 @@ final class CgSolver {
         exchangeSendW = Buffer.of(w, grid.sendStart - 1, grid.sendLen);
         exchangeRecvQ = Buffer.of(q, 0, grid.exchRecvLength);
         exchangeRecvR = Buffer.of(r, 0, grid.exchRecvLength);
+    }
+
+    /** Whether the product is {@link CgRankPair}'s. */
+    boolean pairProduct() {
+        return pair != null;
     }
 
     /** Rows of the block whose product uses the upper triangle ({@link CgUpperHalf}); 0 if none. */
@@ -197,7 +216,7 @@ final class CgSolver {
         for (int cgit = 1; cgit <= CGITMAX; cgit++) {
             // q = A.p: local product into w, then row reduction and transpose into q.
             product(ctx, id, members, p, q, reduceRecvQ, exchangeRecvQ, r0, r1, c0, c1);
-            if (half == null || grid.l2npcols > 0) {
+            if (pair == null && (half == null || grid.l2npcols > 0)) {
                 Arrays.fill(w, w0, w1, 0.0);
             }
             double d = allSum(ctx, id, members, dot(p, q, c0, c1));
@@ -320,6 +339,10 @@ final class CgSolver {
      */
     private void product(TeamContext ctx, int id, int members, double[] v, double[] target, Buffer[] reduceRecv,
             Buffer exchangeRecv, int r0, int r1, int c0, int c1) {
+        if (pair != null) {
+            pair.multiply(v, target);
+            return;
+        }
         if (half == null) {
             multiply(v, w, r0, r1);
             exchange(ctx, id, members, target, reduceRecv, exchangeRecv, c0, c1);
@@ -374,8 +397,9 @@ final class CgSolver {
             for (int i = grid.l2npcols - 1; i >= 0; i--) {
                 int partner = grid.reduceExchProc[i];
                 Request request = world.irecv(reduceRecv[i], partner, i + 1);
-                world.send(reduceSendW[i], partner, i + 1);
-                request.await();
+                Request sent = world.isend(reduceSendW[i], partner, i + 1);
+                NpbWait.await(request);
+                NpbWait.await(sent);
                 int from = grid.sendStart - 1;
                 int to = from + grid.reduceRecvLengths[i];
                 for (int j = from; j < to; j++) {
@@ -387,8 +411,9 @@ final class CgSolver {
                 System.arraycopy(w, grid.sendStart - 1, target, 0, grid.sendLen);
             } else {
                 Request request = world.irecv(exchangeRecv, grid.exchProc, 1);
-                world.send(exchangeSendW, grid.exchProc, 1);
-                request.await();
+                Request sent = world.isend(exchangeSendW, grid.exchProc, 1);
+                NpbWait.await(request);
+                NpbWait.await(sent);
             }
         }
         barrier(ctx, members);
@@ -470,7 +495,7 @@ final class CgSolver {
                 sendScalars[1] = s2;
                 Request request = world.irecv(recvTwo, partner, i + 1);
                 world.send(sendTwo, partner, i + 1);
-                request.await();
+                NpbWait.await(request);
                 s1 += recvScalars[0];
                 s2 += recvScalars[1];
             }
@@ -488,7 +513,7 @@ final class CgSolver {
             sendScalars[0] = s;
             Request request = world.irecv(recvOne, partner, i + 1);
             world.send(sendOne, partner, i + 1);
-            request.await();
+            NpbWait.await(request);
             s += recvScalars[0];
         }
         return s;

@@ -25,13 +25,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(120)
 class CgUpperHalfTest {
 
-    private static CgMatrix classMatrix(int c, int nprocs, int me) {
+    /** The class's matrix block of process {@code me} of {@code nprocs} (also used by CgRankPairTest). */
+    static CgMatrix classMatrix(int c, int nprocs, int me) {
         CgGrid grid = new CgGrid(me, nprocs, CgKernel.NA[c]);
         return CgMatrix.generate(CgKernel.NA[c], CgKernel.NONZER[c], CgKernel.RCOND, CgKernel.SHIFT[c], grid,
                 Randlc.multiply(CgKernel.TRAN, CgKernel.AMULT));
     }
 
-    private static double[] fullProduct(CgMatrix m, int n, double[] v) {
+    static double[] fullProduct(CgMatrix m, int n, double[] v) {
         double[] y = new double[n];
         for (int r = 0; r < n; r++) {
             double s = 0.0;

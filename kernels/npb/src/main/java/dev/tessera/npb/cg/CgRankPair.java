@@ -1,0 +1,254 @@
+package dev.tessera.npb.cg;
+
+import dev.tessera.comm.Buffer;
+import dev.tessera.comm.Comm;
+import dev.tessera.comm.Request;
+import dev.tessera.npb.NpbWait;
+import java.util.Arrays;
+
+/**
+ * CG's matrix-vector product at two processes with every element of A stored once between
+ * them, as one process stores it at np = 1 ({@link CgUpperHalf}).
+ *
+ * <p>At np = 2 the reference's grid is one process row of two columns (NPB3.4-MPI CG/cg.f:
+ * setup_proc_info): process k holds all rows of its column block k, that is its diagonal
+ * block A(k, k) and the off-diagonal block A(1-k, k); the two off-diagonal blocks are each
+ * other's transposes (A is symmetric, {@link CgUpperHalf}), so cg.f multiplies that part of
+ * A twice per product, and its products read 3/8 of A per process against 1/2 for one
+ * process: a speed-up of 4/3 at most. Here each process multiplies its diagonal block
+ * through its upper half and one share of the off-diagonal elements, each used twice (its
+ * row sum for the other process's rows, its transpose for the process's own). With B =
+ * A(0, 1) (rows of block 0, columns of block 1), an element (i, j) of B is taken by process
+ * 0 (from its rows j of A(1, 0) = B^T) if j is below a split column s of block 1, by process
+ * 1 (from its rows i of B) otherwise; s gives both processes about the same number of
+ * stored elements. Each product reads 1/4 of A per process, and makes two exchanges
+ * instead of cg.f's one: the vector elements the other process's share needs (before), the
+ * partial sums for the other process's rows (after). The sums run in another order than
+ * cg.f's; the results differ by rounding only, far inside the verification's 1e-10.
+ *
+ * <p>Built by {@link #create}, collectively, on one member per process; used only with one
+ * team member (the product is not split among members).
+ */
+final class CgRankPair {
+
+    private static final int TAG_SETUP = 20;
+    private static final int TAG_VECTOR = 21;
+    private static final int TAG_SUMS = 22;
+
+    private final Comm world;
+    private final int partner;
+    private final CgUpperHalf half;
+    /** The process's share of the off-diagonal elements: rows of the other block, own (local) columns. */
+    private final int[] rowstr;
+    private final int[] colidx;
+    private final double[] a;
+    /** The own vector elements [0, sendLength) that the other process's share reads. */
+    private final int sendLength;
+    /** The other process's vector elements this share reads, one per row of the share. */
+    private final double[] otherV;
+    /** The share's row sums: partial sums for the other process's rows. */
+    private final double[] otherSums;
+    /** The other process's partial sums for own columns [0, receivedSums.length). */
+    private final double[] receivedSums;
+    private final Buffer otherVIn;
+    private final Buffer otherSumsOut;
+    private final Buffer receivedSumsIn;
+
+    private CgRankPair(Comm world, CgUpperHalf half, int[] rowstr, int[] colidx, double[] a, int sendLength,
+            int receivedLength) {
+        this.world = world;
+        this.partner = 1 - world.rank();
+        this.half = half;
+        this.rowstr = rowstr;
+        this.colidx = colidx;
+        this.a = a;
+        this.sendLength = sendLength;
+        int shareRows = rowstr.length - 1;
+        this.otherV = new double[shareRows];
+        this.otherSums = new double[shareRows];
+        this.receivedSums = new double[receivedLength];
+        this.otherVIn = Buffer.of(otherV);
+        this.otherSumsOut = Buffer.of(otherSums);
+        this.receivedSumsIn = Buffer.of(receivedSums);
+    }
+
+    /** Stored elements per process: its upper half's, and its share of the off-diagonal ones. */
+    long storedElements() {
+        return (long) half.rowstr[half.n] + rowstr[rowstr.length - 1];
+    }
+
+    /**
+     * The two processes' shares, or null on both if the product cannot be split this way (not
+     * two processes, a diagonal block without a symmetric pattern, or off-diagonal blocks whose
+     * patterns are not each other's transposes, as far as each row's count of elements and the
+     * sums of their column numbers and of the squares tell);
+     * the solver then keeps cg.f's product. Collective over the two processes of {@code world}.
+     */
+    static CgRankPair create(Comm world, CgGrid grid, CgMatrix matrix, CgUpperHalf half) {
+        if (world.size() != 2 || grid.nprows != 1) {
+            return null;
+        }
+        int me = world.rank();
+        int rows = grid.rows();
+        int cols = grid.cols();
+        // The rows of the other column block: after the own ones on process 0, before them on process 1.
+        int otherFirst = me == 0 ? cols : 0;
+        int otherRows = rows - cols;
+        int[] fr = matrix.rowstr;
+        int[] fc = matrix.colidx;
+        if (me == 1) {
+            // Tell process 0 the upper half's size and a summary of each column of B (its rows of B^T):
+            // the number of elements, the sum of their row numbers and of the squares; it chooses s.
+            long[] info = new long[1 + 3 * cols];
+            info[0] = half == null ? -1 : half.rowstr[half.n];
+            for (int r = otherFirst; r < otherFirst + otherRows; r++) {
+                for (int k = fr[r]; k < fr[r + 1]; k++) {
+                    int at = 1 + 3 * fc[k];
+                    info[at]++;
+                    info[at + 1] += r;
+                    info[at + 2] += (long) r * r;
+                }
+            }
+            world.send(Buffer.of(info), 0, TAG_SETUP);
+            int[] split = new int[1];
+            world.recv(Buffer.of(split), 0, TAG_SETUP);
+            int s = split[0];
+            if (s < 0) {
+                return null;
+            }
+            // Rows i of B (all of block 0's rows), only the columns j >= s.
+            int kept = 0;
+            for (int k = fr[otherFirst]; k < fr[otherFirst + otherRows]; k++) {
+                if (fc[k] >= s) {
+                    kept++;
+                }
+            }
+            int[] rowstr = new int[otherRows + 1];
+            int[] colidx = new int[kept];
+            double[] a = new double[kept];
+            int q = 0;
+            for (int r = 0; r < otherRows; r++) {
+                rowstr[r] = q;
+                for (int k = fr[otherFirst + r]; k < fr[otherFirst + r + 1]; k++) {
+                    if (fc[k] >= s) {
+                        colidx[q] = fc[k];
+                        a[q] = matrix.a[k];
+                        q++;
+                    }
+                }
+            }
+            rowstr[otherRows] = q;
+            return new CgRankPair(world, half, rowstr, colidx, a, s, s);
+        }
+        long[] info = new long[1 + 3 * otherRows];
+        world.recv(Buffer.of(info), 1, TAG_SETUP);
+        int s = half == null || info[0] < 0 ? -1 : split(half, info, matrix, otherFirst, otherRows);
+        world.send(Buffer.of(new int[] {s}), 1, TAG_SETUP);
+        if (s < 0) {
+            return null;
+        }
+        // Rows j < s of A(1, 0) = B^T, whole.
+        int from = fr[otherFirst];
+        int to = fr[otherFirst + s];
+        int[] rowstr = new int[s + 1];
+        for (int r = 0; r <= s; r++) {
+            rowstr[r] = fr[otherFirst + r] - from;
+        }
+        int[] colidx = Arrays.copyOfRange(fc, from, to);
+        double[] a = Arrays.copyOfRange(matrix.a, from, to);
+        return new CgRankPair(world, half, rowstr, colidx, a, cols, cols);
+    }
+
+    /**
+     * Process 0's choice of s: -1 if process 1's summaries of B's columns differ from those of
+     * process 0's rows of B^T (the blocks are not each other's transposes); otherwise the first
+     * s at which process 0's elements (its upper half's, B's columns below s) reach process
+     * 1's (its upper half's, B's columns from s on), each row counted as 4 elements more for
+     * its loop (process 1 loops over all of block 0's rows, process 0 over s of block 1's).
+     */
+    private static int split(CgUpperHalf half, long[] info, CgMatrix matrix, int otherFirst, int otherRows) {
+        int[] fr = matrix.rowstr;
+        int[] fc = matrix.colidx;
+        long total = 0;
+        for (int j = 0; j < otherRows; j++) {
+            long count = fr[otherFirst + j + 1] - fr[otherFirst + j];
+            long sum = 0;
+            long squares = 0;
+            for (int k = fr[otherFirst + j]; k < fr[otherFirst + j + 1]; k++) {
+                sum += fc[k];
+                squares += (long) fc[k] * fc[k];
+            }
+            if (count != info[1 + 3 * j] || sum != info[2 + 3 * j] || squares != info[3 + 3 * j]) {
+                return -1;
+            }
+            total += count;
+        }
+        long mine = (long) half.rowstr[half.n] + 4L * half.n;
+        long theirs = info[0] + 4L * otherRows + 4L * half.n + total;
+        int s = 0;
+        while (s < otherRows && mine < theirs) {
+            long length = info[1 + 3 * s];
+            mine += length + 4;
+            theirs -= length;
+            s++;
+        }
+        return s;
+    }
+
+    /**
+     * target[0 .. cols) = (A v) over the process's columns, v and target in the column
+     * distribution (own elements 0 .. cols-1). Exchanges with the other process, which must
+     * call it at the same point.
+     */
+    void multiply(double[] v, double[] target) {
+        Request vIn = world.irecv(otherVIn, partner, TAG_VECTOR);
+        Request vOut = world.isend(Buffer.of(v, 0, sendLength), partner, TAG_VECTOR);
+        half.multiply(v, target, 0, 0, half.n);
+        NpbWait.await(vIn);
+        NpbWait.await(vOut);
+        share(v, target);
+        Request sumsIn = world.irecv(receivedSumsIn, partner, TAG_SUMS);
+        Request sumsOut = world.isend(otherSumsOut, partner, TAG_SUMS);
+        NpbWait.await(sumsIn);
+        NpbWait.await(sumsOut);
+        double[] received = receivedSums;
+        for (int j = 0; j < received.length; j++) {
+            target[j] += received[j];
+        }
+    }
+
+    /**
+     * The share's product: row t's sum of a(t, c) v[c] into otherSums[t], and a(t, c)
+     * otherV[t] added to target[c].
+     */
+    private void share(double[] v, double[] target) {
+        int[] rowstr = this.rowstr;
+        int[] colidx = this.colidx;
+        double[] a = this.a;
+        double[] otherV = this.otherV;
+        double[] otherSums = this.otherSums;
+        for (int t = 0; t < otherSums.length; t++) {
+            double vt = otherV[t];
+            double s0 = 0.0;
+            double s1 = 0.0;
+            int k = rowstr[t];
+            int end = rowstr[t + 1];
+            for (; k + 1 < end; k += 2) {
+                int c0 = colidx[k];
+                int c1 = colidx[k + 1];
+                double a0 = a[k];
+                double a1 = a[k + 1];
+                s0 += a0 * v[c0];
+                s1 += a1 * v[c1];
+                target[c0] += a0 * vt;
+                target[c1] += a1 * vt;
+            }
+            if (k < end) {
+                int c0 = colidx[k];
+                s0 += a[k] * v[c0];
+                target[c0] += a[k] * vt;
+            }
+            otherSums[t] = s0 + s1;
+        }
+    }
+}
