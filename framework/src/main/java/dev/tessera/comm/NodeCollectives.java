@@ -482,6 +482,10 @@ final class NodeCollectives {
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
         slotCalls.getAndIncrement();
+        if (!op.builtIn()) {
+            wholeChunks(callIndex, signature, send, data, count, op, type, root);
+            return;
+        }
         boolean pair = pairwise(op);
         boolean gathers = root < 0 || me == root;   // ends with the whole result in data
         long es = type.byteSize();
@@ -540,6 +544,30 @@ final class NodeCollectives {
         if (gathers) {
             collect(lastK, data, lastAt, lastN, es);
         }
+    }
+
+    /**
+     * Chunks combined whole, for user operations: a user function may treat a run of
+     * elements as one value (a 2x2 matrix of 4 longs, say), which a share boundary could cut,
+     * so the root (reduce) or every rank (allreduce) combines each whole chunk, as before the
+     * split. Chunk boundaries fall at multiples of a slot's worth of elements (a power of two).
+     */
+    private void wholeChunks(long callIndex, CollectiveCheck.Signature signature, MemorySegment send, MemorySegment data,
+            int count, Op op, Datatype type, int root) {
+        boolean gathers = root < 0 || me == root;
+        long es = type.byteSize();
+        int per = chunkElements(es);
+        int done = 0;
+        do {
+            int n = Math.min(per, count - done);
+            Call c = publish(callIndex, signature, send.asSlice(done * es, n * es));
+            if (gathers) {
+                awaitAll(c);
+                combine(c.k(), data.asSlice(done * es, n * es), n, op, type, false);   // every x from the slots
+            }
+            finish(c, gathers ? Integer.MAX_VALUE : -1);
+            done += n;
+        } while (done < count);
     }
 
     /** First element of member {@code i}'s share of a chunk of {@code n} elements (even: MINLOC/MAXLOC pairs stay whole). */
