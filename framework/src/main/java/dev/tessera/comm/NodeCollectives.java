@@ -18,6 +18,7 @@ import java.lang.invoke.VarHandle;
  * live line of j at 64 j
  *   0   long  2 (index + 1) for j's latest collective call on the communicator that does not go
  *             through the slots (0: none yet); a closing rank writes an index past all calls
+ *   8   long  the flagged call k of j's latest result share of a split reduction (see Chunks)
  * slot (j, k mod DEPTH) at 64 members + (DEPTH j + k mod DEPTH) stride
  *   0   long  k, written last (release)
  *   8   long  count       } the call's signature
@@ -52,8 +53,13 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Chunks. A reduce or allreduce vector larger than a slot goes through the slots as
  * several flagged calls, one chunk of whole elements each, all with the call's index and
- * signature: the slot protocol above pipelines them (a rank copies chunk m + 1 in while the
- * others combine chunk m), and a mismatch shows at the first chunk.
+ * signature: the slot protocol above pipelines them, and a mismatch shows at the first
+ * chunk. The combine of each chunk is split between the ranks ({@link #split}): member j
+ * combines elements [share(j), share(j + 1)) of the chunk from every slot, in rank order,
+ * writes the result over that part of its own slot (which no other member reads) and
+ * publishes its done word (live line + 8); the root of a reduce, or every rank of an
+ * allreduce, copies the other members' parts once their done words reach the chunk's call.
+ * Those parts are read during the reader's next call at the latest, within the LAG above.
  */
 final class NodeCollectives {
 
@@ -61,6 +67,8 @@ final class NodeCollectives {
     private static final int SEQ = 0;
     private static final int SIG = 8;
     private static final int DATA = NodeRegion.SLOT_HEADER;
+    /** In a member's live line: the flagged call of its latest result share of a split reduction ({@link #split}). */
+    private static final int DONE = 8;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final Comm comm;
@@ -186,6 +194,12 @@ final class NodeCollectives {
      * goes through the slots in several: every chunk carries the call's index and signature).
      */
     private Call publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data) {
+        return publish(callIndex, signature, data, 0, 0);
+    }
+
+    /** As above, leaving bytes {@code skipFrom} to {@code skipTo} of {@code data} out of the slot (nobody reads them). */
+    private Call publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data, long skipFrom,
+            long skipTo) {
         long k = seq + 1;
         if (rightChecked < k - LAG - 1 && rightTo > rightChecked) {
             verifyRight(Math.min(rightTo, k - LAG - 1));   // its slot may be reused once this call is published
@@ -204,7 +218,12 @@ final class NodeCollectives {
         signatureOf[(int) (k % DEPTH)] = signature;
         long at = slotAt(me, k);
         if (data != null && data.byteSize() > 0) {
-            MemorySegment.copy(data, 0, mem, at + DATA, data.byteSize());
+            if (skipTo > skipFrom) {
+                MemorySegment.copy(data, 0, mem, at + DATA, skipFrom);
+                MemorySegment.copy(data, skipTo, mem, at + DATA + skipTo, data.byteSize() - skipTo);
+            } else {
+                MemorySegment.copy(data, 0, mem, at + DATA, data.byteSize());
+            }
         }
         mem.set(ValueLayout.JAVA_LONG, at + SIG, signature.count());
         mem.set(ValueLayout.JAVA_INT, at + SIG + 8, (int) callIndex);
@@ -402,63 +421,200 @@ final class NodeCollectives {
     }
 
     /**
-     * Reduce into {@code data} at the root (every rank's contribution is in its {@code data}).
-     * A vector larger than a slot goes through the slots in chunks of whole elements, one
-     * flagged call each: a contributor runs up to DEPTH - LAG - 1 chunks ahead of the root,
-     * which combines chunk m while the others copy in the next ones.
+     * Reduce into {@code data} at the root; {@code send} is this rank's contribution ({@code data}
+     * itself when in place; a non-root's {@code data} is not written).
+     * A vector that fits a slot goes through it in one flagged call and the root combines;
+     * a larger one is split ({@link #split}).
      */
-    void reduce(CollectiveCheck.Signature signature, MemorySegment data, int count, Op op, Datatype type, int root) {
+    void reduce(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment data, int count, Op op,
+            Datatype type, int root) {
+        if ((long) count * type.byteSize() > slot) {
+            split(signature, send, data, count, op, type, root);
+            return;
+        }
+        if (send != data && me == root) {
+            MemorySegment.copy(send, 0, data, 0, data.byteSize());
+        }
         boolean pair = pairwise(op);
         // with two ranks and a symmetric operation the root combines the other's slot into its own vector
         // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
-        inChunks(signature, data, count, type, me != root || !pair, (c, part, n) -> {
-            if (me == root) {
-                awaitAll(c);
-                combine(c.k(), part, n, op, type, pair);
-            }
-            finish(c, me == root ? Integer.MAX_VALUE : -1);
-        });
-    }
-
-    /**
-     * Allreduce in place in {@code data}. A vector larger than a slot goes through the slots in
-     * chunks of whole elements, one flagged call each: every rank copies in chunk m + 1 while
-     * the others still combine chunk m.
-     */
-    void allreduce(CollectiveCheck.Signature signature, MemorySegment data, int count, Op op, Datatype type) {
-        boolean pair = pairwise(op);
-        inChunks(signature, data, count, type, true, (c, part, n) -> {
+        Call c = start(signature, me != root || !pair ? data : null);
+        slotCalls.getAndIncrement();
+        if (me == root) {
             awaitAll(c);
-            combine(c.k(), part, n, op, type, pair);
-            finish(c, Integer.MAX_VALUE);
-        });
-    }
-
-    /** What a reduction does with one chunk of {@code n} elements once its flagged call {@code c} is published. */
-    private interface Chunk {
-        void run(Call c, MemorySegment part, int n);
+            combine(c.k(), data, count, op, type, pair);
+        }
+        finish(c, me == root ? Integer.MAX_VALUE : -1);
     }
 
     /**
-     * One collective call over {@code count} elements of {@code data}, as one flagged call per
-     * chunk (one chunk when the vector fits a slot), each publishing its part of the data
-     * (unless {@code publishData} is false) before {@code body} runs.
+     * Allreduce of {@code send} into {@code data} (the same segment when in place): a vector that fits a slot goes through it in one
+     * flagged call and every rank combines all of it; a larger one is split ({@link #split}).
      */
-    private void inChunks(CollectiveCheck.Signature signature, MemorySegment data, int count, Datatype type,
-            boolean publishData, Chunk body) {
+    void allreduce(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment data, int count, Op op,
+            Datatype type) {
+        if ((long) count * type.byteSize() > slot) {
+            split(signature, send, data, count, op, type, -1);
+            return;
+        }
+        if (send != data) {
+            MemorySegment.copy(send, 0, data, 0, data.byteSize());
+        }
+        Call c = start(signature, data);
+        slotCalls.getAndIncrement();
+        awaitAll(c);
+        combine(c.k(), data, count, op, type, pairwise(op));
+        finish(c, Integer.MAX_VALUE);
+    }
+
+    /**
+     * A reduce ({@code root} >= 0) or allreduce ({@code root} < 0) of a vector larger than a
+     * slot: chunk by chunk, every rank combines its share of the chunk (elements
+     * {@link #share}(n, me) to share(n, me + 1)) from every rank's slot, writes the result
+     * over that share of its own slot (nobody else reads it there) and publishes its done
+     * word; the root (or, for allreduce, every rank) then copies the others' result shares.
+     * It collects chunk m's shares after publishing chunk m + 1, so the ranks combine chunk
+     * m + 1 while the shares of chunk m cross. Each element is still combined in rank order,
+     * by one rank, so non-commutative operations and every rank of an allreduce agree.
+     */
+    private void split(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment data, int count, Op op,
+            Datatype type, int root) {
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
         slotCalls.getAndIncrement();
+        if (!op.builtIn()) {
+            wholeChunks(callIndex, signature, send, data, count, op, type, root);
+            return;
+        }
+        boolean pair = pairwise(op);
+        boolean gathers = root < 0 || me == root;   // ends with the whole result in data
+        long es = type.byteSize();
+        int per = chunkElements(es);
+        long lastK = 0;
+        long lastAt = 0;
+        int lastN = 0;
+        int done = 0;
+        do {
+            int n = Math.min(per, count - done);
+            MemorySegment part = send.asSlice(done * es, n * es);
+            MemorySegment out = gathers ? data.asSlice(done * es, n * es) : null;
+            long lo = share(n, me) * es;
+            long hi = share(n, me + 1) * es;
+            // two ranks, symmetric op: a gathering rank folds the other's share into its own vector, so its own
+            // share need not go through its slot; otherwise every share is read from the slots
+            boolean inPlace = pair && gathers;
+            Call c = publish(callIndex, signature, part, inPlace ? lo : 0, inPlace ? hi : 0);
+            awaitAll(c);
+            long mine = slotAt(me, c.k()) + DATA + lo;
+            if (hi > lo) {
+                if (inPlace) {
+                    if (send != data) {
+                        MemorySegment.copy(part, lo, out, lo, hi - lo);
+                    }
+                    op.apply(mem.asSlice(slotAt(1 - me, c.k()) + DATA + lo, hi - lo), out.asSlice(lo, hi - lo),
+                            share(n, me + 1) - share(n, me), type);
+                } else if (pair) {
+                    // a reduce contributor: x(root) op x(me) straight into its own slot's share (a op b = b op a)
+                    op.apply(mem.asSlice(slotAt(1 - me, c.k()) + DATA + lo, hi - lo), mem.asSlice(mine, hi - lo),
+                            share(n, me + 1) - share(n, me), type);
+                } else {
+                    MemorySegment into = gathers ? out.asSlice(lo, hi - lo) : scratch(hi - lo);
+                    combineShare(c.k(), into, lo, share(n, me + 1) - share(n, me), op, type);
+                    if (!gathers) {
+                        MemorySegment.copy(into, 0, mem, mine, hi - lo);
+                    }
+                }
+                if (gathers && root < 0) {
+                    MemorySegment.copy(out, lo, mem, mine, hi - lo);   // the others collect it from there
+                }
+            }
+            if (!gathers || root < 0) {
+                LONG.setRelease(mem, live(me) + DONE, c.k());
+                region.wake();
+            }
+            finish(c, Integer.MAX_VALUE);
+            if (gathers && lastN > 0) {
+                collect(lastK, data, lastAt, lastN, es);
+            }
+            lastK = c.k();
+            lastAt = done * es;
+            lastN = n;
+            done += n;
+        } while (done < count);
+        if (gathers) {
+            collect(lastK, data, lastAt, lastN, es);
+        }
+    }
+
+    /**
+     * Chunks combined whole, for user operations: a user function may treat a run of
+     * elements as one value (a 2x2 matrix of 4 longs, say), which a share boundary could cut,
+     * so the root (reduce) or every rank (allreduce) combines each whole chunk, as before the
+     * split. Chunk boundaries fall at multiples of a slot's worth of elements (a power of two).
+     */
+    private void wholeChunks(long callIndex, CollectiveCheck.Signature signature, MemorySegment send, MemorySegment data,
+            int count, Op op, Datatype type, int root) {
+        boolean gathers = root < 0 || me == root;
         long es = type.byteSize();
         int per = chunkElements(es);
         int done = 0;
         do {
             int n = Math.min(per, count - done);
-            MemorySegment part = data.asSlice(done * es, n * es);
-            body.run(publish(callIndex, signature, publishData ? part : null), part, n);
+            Call c = publish(callIndex, signature, send.asSlice(done * es, n * es));
+            if (gathers) {
+                awaitAll(c);
+                combine(c.k(), data.asSlice(done * es, n * es), n, op, type, false);   // every x from the slots
+            }
+            finish(c, gathers ? Integer.MAX_VALUE : -1);
             done += n;
         } while (done < count);
     }
+
+    /** First element of member {@code i}'s share of a chunk of {@code n} elements (even: MINLOC/MAXLOC pairs stay whole). */
+    private int share(int n, int i) {
+        return i >= p ? n : (int) ((long) n * i / p) & ~1;
+    }
+
+    /** into = x0 op x1 op ... op x(p-1) over {@code n} elements at byte {@code lo} of the slots of call {@code k}. */
+    private void combineShare(long k, MemorySegment into, long lo, int n, Op op, Datatype type) {
+        long bytes = into.byteSize();
+        MemorySegment.copy(mem, slotAt(p - 1, k) + DATA + lo, into, 0, bytes);
+        for (int j = p - 2; j >= 0; j--) {
+            op.apply(mem.asSlice(slotAt(j, k) + DATA + lo, bytes), into, n, type);
+        }
+    }
+
+    /** Copies the other members' result shares of chunk call {@code k} ({@code n} elements at byte {@code at} of data). */
+    private void collect(long k, MemorySegment data, long at, int n, long es) {
+        for (int j = 0; j < p; j++) {
+            long lo = share(n, j) * es;
+            long hi = share(n, j + 1) * es;
+            if (j == me || hi == lo) {
+                continue;
+            }
+            awaitDone(j, k);
+            MemorySegment.copy(mem, slotAt(j, k) + DATA + lo, data, at + lo, hi - lo);
+        }
+    }
+
+    /** Waits until member {@code j} has published its result share of its flagged call {@code k}. */
+    private void awaitDone(int j, long k) {
+        long word = live(j) + DONE;
+        if ((long) LONG.getAcquire(mem, word) < k) {
+            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRight())
+                    & (long) LONG.getAcquire(mem, word) >= k, worldOf[j]);
+        }
+    }
+
+    /** A scratch segment of at least {@code bytes} (up to a slot), kept for the next calls. */
+    private MemorySegment scratch(long bytes) {
+        if (scratch == null) {
+            scratch = java.lang.foreign.Arena.ofAuto().allocate(slot, 64);
+        }
+        return scratch.asSlice(0, bytes);
+    }
+
+    private MemorySegment scratch;
 
     /** Elements of {@code elementBytes} bytes in one chunk: a slot's worth, even (MINLOC and MAXLOC take pairs). */
     private int chunkElements(long elementBytes) {

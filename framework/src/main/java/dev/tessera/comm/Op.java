@@ -182,6 +182,11 @@ public final class Op {
         return kind != Kind.USER && kind != Kind.MINLOC && kind != Kind.MAXLOC;
     }
 
+    /** A built-in operation: element by element (pairs for MINLOC and MAXLOC), so a vector may be cut anywhere even. */
+    boolean builtIn() {
+        return kind != Kind.USER;
+    }
+
     /** {@code inout[i] = in[i] op inout[i]} for {@code count} elements of {@code type}. */
     void apply(MemorySegment in, MemorySegment inout, int count, Datatype type) {
         if (kind == Kind.USER) {

@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
 final class Reductions {
 
     /** Largest allreduce vector (bytes per rank) that goes through the shared-memory slots in chunks. */
-    static final long CHUNKED_ALLREDUCE_BYTES = 64 * 1024;
+    static final long CHUNKED_ALLREDUCE_BYTES = Long.MAX_VALUE;
 
     private final Collectives c;
     private final Comm comm;
@@ -87,13 +87,14 @@ final class Reductions {
         NativeCollectives lib = c.nativeFor("allreduce", recv.type(), op, recv.count());
         String alg = lib != null ? "native" : c.algorithm("allreduce",
                 ReduceDecision.allreduce(recv.byteSize(), recv.count(), op.isCommutative(), c.size()));
-        // chunked allreduce up to 64 KiB: above, the point-to-point algorithms (single-copy transfers on shm) were as
-        // fast or faster in most of the measured pairs (docs/performance.md); reduce takes the chunks at every size
+        // vectors larger than a slot go through it in chunks whose combine the ranks split (NodeCollectives.split)
         NodeCollectives node = c.nodeForChunked("allreduce", lib, recv.byteSize(), CHUNKED_ALLREDUCE_BYTES);
         if (node != null && recv.type() != Datatype.OBJECT) {
-            MemorySegment data = load(send, recv);
-            node.allreduce(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, op), data, recv.count(), op,
-                    recv.type());
+            // the contribution is read where it is (a vector larger than a slot is not copied into recv first)
+            MemorySegment in = nativeSend(send, recv);
+            MemorySegment data = recv.receiveSegment();
+            node.allreduce(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, op), in == null ? data : in,
+                    data, recv.count(), op, recv.type());
             recv.received(data.byteSize());
             return;
         }
@@ -150,23 +151,26 @@ final class Reductions {
                     throw new dev.tessera.TesseraException(dev.tessera.ErrorClass.OP, comm.where(call) + ": operation is null");
                 }
                 op.validate(contribution.type(), contribution.count(), comm, call);
+                MemorySegment in = contribution.sendSegment();
                 node.reduce(CollectiveCheck.Signature.of(call, contribution.type(), contribution.count(), root, op),
-                        contribution.sendSegment(), contribution.count(), op, contribution.type(), root);
+                        in, in, contribution.count(), op, contribution.type(), root);
                 return;
             }
         }
         Buffer work = isRoot ? recv : scratchLike(contribution, call);
-        MemorySegment data = start(call, isRoot ? send : contribution, work, op);
         NativeCollectives lib = c.nativeFor("reduce", work.type(), op, work.count());
         NodeCollectives node = c.nodeForChunked("reduce", lib, 0, Long.MAX_VALUE);
-        if (node != null && work.type() != Datatype.OBJECT) {
-            node.reduce(CollectiveCheck.Signature.of(call, work.type(), work.count(), root, op), data, work.count(), op,
-                    work.type(), root);
-            if (isRoot) {
-                recv.received(data.byteSize());
-            }
+        if (isRoot && node != null && work.type() != Datatype.OBJECT) {
+            // the root reads its contribution where it is, as the others do
+            check(call, send, work, op);
+            MemorySegment in = nativeSend(send, recv);
+            MemorySegment data = recv.receiveSegment();
+            node.reduce(CollectiveCheck.Signature.of(call, work.type(), work.count(), root, op), in == null ? data : in,
+                    data, work.count(), op, work.type(), root);
+            recv.received(data.byteSize());
             return;
         }
+        MemorySegment data = start(call, isRoot ? send : contribution, work, op);
         CollectiveChannel ch = c.channel(call, work.type(), work.count(), root, op, lib);
         if (lib != null) {
             ch.finishBeforeLibrary();

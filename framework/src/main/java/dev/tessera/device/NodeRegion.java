@@ -8,13 +8,13 @@ import java.util.function.BooleanSupplier;
  * share a machine (the shm device), for the comm layer's shared-memory collectives
  * ({@code dev.tessera.comm.NodeCollectives}). The device only provides the memory, zeroed
  * when the job starts, and its way of waiting; the comm layer lays the memory out: one
- * cache line per member for its latest call index, then {@link #DEPTH} slots per member, each
+ * cache line per member for its latest call index and its latest combined chunk, then {@link #DEPTH} slots per member, each
  * a {@link #SLOT_HEADER}-byte header (sequence number and call signature, and the first bytes
  * of the data, in one cache line) followed by the rest of {@link #slotBytes()} data bytes.
  */
 public interface NodeRegion {
 
-    /** Bytes of each member's line for its latest call index. */
+    /** Bytes of each member's line for its latest call index and latest combined chunk. */
     int LIVE_BYTES = 64;
     /** Slots per member: a member can run this many calls minus one ahead of the slowest. */
     int DEPTH = 8;

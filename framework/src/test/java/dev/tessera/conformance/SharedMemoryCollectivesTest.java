@@ -272,19 +272,59 @@ class SharedMemoryCollectivesTest {
                 assertEquals(who, loc[2 * i + 1], "MINLOC index, pair " + i + " of " + pairs);
             }
         }
-        // an allreduce over 64 KiB per rank takes the point-to-point algorithms; a reduce that large the chunks
+        // an allreduce and a reduce over 64 KiB per rank take the chunks too
         long[] big = new long[8 * 1024 + 1];
         java.util.Arrays.fill(big, me + 1);
         long before = world.sharedMemoryCollectiveCalls();
         world.allreduce(Buffer.of(big), Op.SUM);
-        assertEquals(before, world.sharedMemoryCollectiveCalls(), "an allreduce of 64 KiB + 8 B");
+        assertEquals(before + 1, world.sharedMemoryCollectiveCalls(), "an allreduce of 64 KiB + 8 B");
         long[] bigRoot = new long[big.length];
         world.reduce(Buffer.of(big), Buffer.of(bigRoot), Op.SUM, p - 1);
-        assertEquals(before + 1, world.sharedMemoryCollectiveCalls(), "a reduce of 64 KiB + 8 B");
+        assertEquals(before + 2, world.sharedMemoryCollectiveCalls(), "a reduce of 64 KiB + 8 B");
         for (int i = 0; i < big.length; i++) {
             assertEquals((long) p * (p + 1) / 2, big[i], "allreduce element " + i);
             assertEquals(me == p - 1 ? (long) p * p * (p + 1) / 2 : 0, bigRoot[i], "reduce element " + i);   // of the sums
         }
+    }
+
+    /**
+     * With the default slots (16 KiB), vectors of many chunks whose last chunk is partial:
+     * every rank combines its share of each chunk and the root (reduce) or every rank
+     * (allreduce) collects the others' shares; every element checked on every rank, through
+     * more chunks than a rank has slots, with every root.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void splitReductionsAtTheDefaultSlotSize(int ranks) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(ranks, world -> {
+            int p = world.size();
+            int me = world.rank();
+            int n = 70_001;   // floats: 17 chunks of 4096 and one of 369; doubles: 34 of 2048 and one of 369
+            for (int root = 0; root < p; root++) {
+                float[] f = new float[n];
+                double[] d = new double[n];
+                for (int i = 0; i < n; i++) {
+                    f[i] = value(me, i);
+                    d[i] = value(me, i) + i;
+                }
+                long before = world.sharedMemoryCollectiveCalls();
+                world.allreduce(Buffer.of(f), Op.SUM);
+                double[] dr = new double[n];
+                world.reduce(Buffer.of(d), Buffer.of(dr), Op.MAX, root);
+                assertEquals(before + 2, world.sharedMemoryCollectiveCalls(), "calls through shared memory");
+                for (int i = 0; i < n; i++) {
+                    long sum = 0;
+                    long max = Long.MIN_VALUE;
+                    for (int r = 0; r < p; r++) {
+                        sum += value(r, i);
+                        max = Math.max(max, value(r, i) + i);
+                    }
+                    assertEquals((float) sum, f[i], "allreduce SUM float, element " + i + ", rank " + me);
+                    assertEquals(me == root ? (double) max : 0.0, dr[i], "reduce MAX double to root " + root + ", element "
+                            + i + ", rank " + me);
+                }
+            }
+        });
     }
 
     /** A rank killed while the others wait for its slot in a shared-memory allreduce; spinning and sleeping waiters. */

@@ -917,6 +917,9 @@ public final class ShmDevice extends MatchingDevice {
 
     /** Memory of a collective region in the shared file, waited on with the device's wait strategy. */
     private final class Region implements dev.tessera.device.NodeRegion {
+        /** How long an oversubscribed rank yields its core in a collective's wait before it may sleep (0: not at all). */
+        static final long YIELD_NANOS = Long.getLong("tessera.shm.coll.yieldMicros", 50) * 1000L;
+
         private final MemorySegment memory;
         private final int members;
         private final int slot;
@@ -942,8 +945,24 @@ public final class ShmDevice extends MatchingDevice {
             return slot;
         }
 
+        /**
+         * Oversubscribed ranks (blocking waits) first hand their core to another runnable rank
+         * ({@link Thread#yield}, sched_yield) for up to {@link #YIELD_NANOS} before the device's
+         * spin and sleep: the member a collective waits for is often the rank descheduled on
+         * this core, and a waiter that does not sleep costs its publisher no futex wake-up.
+         * Progress is driven between yields; the wait that follows checks health and liveness.
+         */
         @Override
         public void awaitUntil(java.util.function.BooleanSupplier ready, int worldPeer) {
+            if (blocking && YIELD_NANOS > 0 && !ready.getAsBoolean()) {
+                long end = System.nanoTime() + YIELD_NANOS;
+                do {
+                    Thread.yield();
+                    if (ready.getAsBoolean() || progress() && ready.getAsBoolean()) {
+                        return;
+                    }
+                } while (System.nanoTime() < end);
+            }
             awaitCondition(ready, worldPeer);
         }
 
