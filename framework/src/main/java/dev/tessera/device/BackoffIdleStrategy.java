@@ -28,6 +28,20 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             1_000, 200_000);
 
     /**
+     * For the waits of a device that is polled (shm) when each rank has a core of its own
+     * ({@link WaitMode#SPIN}): about 1-2 ms of spinning ({@code tessera.idle.longSpins},
+     * 50,000 polls) before the parks. A shm message is seen only by polling, so a rank
+     * parked when it arrives sees it only at the end of the park, which the kernel's timer
+     * slack lengthens by about 50 us; with the default's 50 us spin, a rank that waited for
+     * a peer a little behind it (every exchange of an iterative solver) parked and woke late,
+     * and CG class A at 2 x 1 on shm ran 1.3-1.6x slower than with 2 ms of polling
+     * (docs/npb.md, 2026-11-24). A spinning rank holds only its own core: MPI libraries
+     * poll without limit in this case.
+     */
+    public static final BackoffIdleStrategy LONG_SPIN = new BackoffIdleStrategy(
+            Integer.getInteger("tessera.idle.longSpins", 50_000), 0, 1_000, 200_000);
+
+    /**
      * For threads that poll operations which progress only when polled (the mpi facade's
      * Waitany and Waitsome, the io module's nonblocking collective file operations): 64
      * spins, 64 yields, then parks from 1 us doubling up to 50 us, so a long wait costs

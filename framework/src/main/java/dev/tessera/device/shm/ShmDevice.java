@@ -17,6 +17,7 @@ import static dev.tessera.device.shm.ShmLayout.SINGLE;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
+import dev.tessera.device.BackoffIdleStrategy;
 import dev.tessera.device.MatchingDevice;
 import dev.tessera.device.BufferedMessage;
 import dev.tessera.device.DeviceRequest;
@@ -158,7 +159,7 @@ public final class ShmDevice extends MatchingDevice {
 
     ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure,
               MatchingEngine engine, int[] world, WaitMode wait, int collSlot) {
-        super(engine, failure, IdleStrategy.backoff());
+        super(engine, failure, wait == WaitMode.BLOCK ? IdleStrategy.backoff() : BackoffIdleStrategy.LONG_SPIN);
         this.worldRegion = collSlot == 0 ? null : new Region(file.asSlice(ShmLayout.collOffset(size, cellBytes, cells),
                 ShmLayout.collBytes(size, collSlot)), size, collSlot);
         this.blocking = wait == WaitMode.BLOCK;
@@ -894,6 +895,11 @@ public final class ShmDevice extends MatchingDevice {
         }
     }
 
+    /** How this rank's request waits spin and park (tests). */
+    dev.tessera.device.IdleStrategy idleStrategy() {
+        return idle;
+    }
+
     /** True if waiting threads of this rank sleep after a short spin. */
     public boolean blocking() {
         return blocking;
@@ -1040,7 +1046,7 @@ public final class ShmDevice extends MatchingDevice {
                     idle = 0;
                 }
             } else {
-                IdleStrategy.backoff().idle(idle);
+                this.idle.idle(idle);
             }
         }
     }

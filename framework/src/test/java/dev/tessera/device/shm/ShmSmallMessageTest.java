@@ -3,6 +3,8 @@ package dev.tessera.device.shm;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,6 +88,17 @@ class ShmSmallMessageTest {
         assertEquals(n, recv.byteCount(), "size " + n);
         assertArrayEquals(data.toArray(ValueLayout.JAVA_BYTE), recv.buffer().toArray(ValueLayout.JAVA_BYTE),
                 "payload of " + n + " bytes");
+    }
+
+    @Test
+    void aSpinningRankPollsLongBeforeItParksAndABlockingOneDoesNot() {
+        // a shm message is seen only by polling: a rank with a core of its own polls ~1-2 ms
+        // before parking (a park ends late by the timer slack); a blocking rank sleeps instead
+        assertSame(dev.tessera.device.BackoffIdleStrategy.LONG_SPIN, rank0.idleStrategy());
+        assertFalse(dev.tessera.device.BackoffIdleStrategy.LONG_SPIN.parks(40_000));
+        ShmDevice blocking = new ShmDevice(file, 0, 2, CELL_BYTES, CELLS, CAPACITY, new JobFailure(), new MatchingEngine(),
+                new int[] {0, 1}, WaitMode.BLOCK);
+        assertNotSame(dev.tessera.device.BackoffIdleStrategy.LONG_SPIN, blocking.idleStrategy());
     }
 
     @Test

@@ -116,7 +116,6 @@ public final class NpbMain {
             cls = Character.toUpperCase(problemClass.charAt(0));
             k = catalog.apply(kernel);
             k.check(cls, world.size());
-            NpbWait.checkSwitch();
             checkHeap(k, cls, session);
         } catch (IllegalArgumentException e) {
             if (root) {

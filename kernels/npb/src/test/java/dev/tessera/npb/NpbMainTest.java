@@ -63,16 +63,6 @@ class NpbMainTest {
     }
 
     @Test
-    void aBadPollingSwitchIsRefusedInOneLine() {
-        System.setProperty("tessera.npb.spinMicros", "soon");
-        try {
-            assertOneLineRefusal(main(2, "cg", "--class", "S"), "tessera.npb.spinMicros=soon", "microseconds");
-        } finally {
-            System.clearProperty("tessera.npb.spinMicros");
-        }
-    }
-
-    @Test
     void aRankCountTheReferenceDoesNotAllowIsRefusedInOneLine() {
         assertOneLineRefusal(main(3, "cg", "--class", "S"), "CG", "power of two", "3");
         assertOneLineRefusal(main(3, "is", "--class", "S"), "IS", "power of two", "3");

@@ -3,7 +3,6 @@ package dev.tessera.npb.cg;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Request;
-import dev.tessera.npb.NpbWait;
 import java.util.Arrays;
 
 /**
@@ -204,13 +203,13 @@ final class CgRankPair {
         Request vIn = world.irecv(otherVIn, partner, TAG_VECTOR);
         Request vOut = world.isend(Buffer.of(v, 0, sendLength), partner, TAG_VECTOR);
         half.multiply(v, target, 0, 0, half.n);
-        NpbWait.await(vIn);
-        NpbWait.await(vOut);
+        vIn.await();
+        vOut.await();
         share(v, target);
         Request sumsIn = world.irecv(receivedSumsIn, partner, TAG_SUMS);
         Request sumsOut = world.isend(otherSumsOut, partner, TAG_SUMS);
-        NpbWait.await(sumsIn);
-        NpbWait.await(sumsOut);
+        sumsIn.await();
+        sumsOut.await();
         double[] received = receivedSums;
         for (int j = 0; j < received.length; j++) {
             target[j] += received[j];

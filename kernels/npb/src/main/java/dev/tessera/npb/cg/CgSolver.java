@@ -3,7 +3,6 @@ package dev.tessera.npb.cg;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Request;
-import dev.tessera.npb.NpbWait;
 import dev.tessera.task.Team;
 import dev.tessera.task.TeamContext;
 import java.util.Arrays;
@@ -398,8 +397,8 @@ final class CgSolver {
                 int partner = grid.reduceExchProc[i];
                 Request request = world.irecv(reduceRecv[i], partner, i + 1);
                 Request sent = world.isend(reduceSendW[i], partner, i + 1);
-                NpbWait.await(request);
-                NpbWait.await(sent);
+                request.await();
+                sent.await();
                 int from = grid.sendStart - 1;
                 int to = from + grid.reduceRecvLengths[i];
                 for (int j = from; j < to; j++) {
@@ -412,8 +411,8 @@ final class CgSolver {
             } else {
                 Request request = world.irecv(exchangeRecv, grid.exchProc, 1);
                 Request sent = world.isend(exchangeSendW, grid.exchProc, 1);
-                NpbWait.await(request);
-                NpbWait.await(sent);
+                request.await();
+                sent.await();
             }
         }
         barrier(ctx, members);
@@ -495,7 +494,7 @@ final class CgSolver {
                 sendScalars[1] = s2;
                 Request request = world.irecv(recvTwo, partner, i + 1);
                 world.send(sendTwo, partner, i + 1);
-                NpbWait.await(request);
+                request.await();
                 s1 += recvScalars[0];
                 s2 += recvScalars[1];
             }
@@ -513,7 +512,7 @@ final class CgSolver {
             sendScalars[0] = s;
             Request request = world.irecv(recvOne, partner, i + 1);
             world.send(sendOne, partner, i + 1);
-            NpbWait.await(request);
+            request.await();
             s += recvScalars[0];
         }
         return s;
