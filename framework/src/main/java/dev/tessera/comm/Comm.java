@@ -165,12 +165,27 @@ public class Comm {
 
     /** Sends, returning when the buffer may be reused (small messages are buffered; large ones wait for the receiver). */
     public void send(Buffer buffer, int dest, int tag) {
-        isend(buffer, dest, tag, "Comm.send", false).await();
+        sendAndWait(buffer, dest, tag, "Comm.send", false);
     }
 
     /** Synchronous send: returns only once the matching receive has started. */
     public void ssend(Buffer buffer, int dest, int tag) {
-        isend(buffer, dest, tag, "Comm.ssend", true).await();
+        sendAndWait(buffer, dest, tag, "Comm.ssend", true);
+    }
+
+    /**
+     * A blocking send. No {@link Request} is made (the caller never sees one); with hang
+     * reports on, the request path, whose wait names the call and its peer.
+     */
+    private void sendAndWait(Buffer buffer, int dest, int tag, String call, boolean synchronous) {
+        if (BlockedCalls.enabled()) {
+            isend(buffer, dest, tag, call, synchronous).await();
+            return;
+        }
+        DeviceRequest op = startSend(buffer, dest, tag, call, synchronous);
+        if (op != null) {
+            awaitOutcome(call, op, null);
+        }
     }
 
     public Request isend(Buffer buffer, int dest, int tag) {
@@ -182,15 +197,10 @@ public class Comm {
     }
 
     private Request isend(Buffer buffer, int dest, int tag, String call, boolean synchronous) {
-        checkCall(call);
-        checkBuffer(call, buffer, false);
-        checkDestination(call, dest);
-        checkSendTag(call, tag);
-        if (dest == PROC_NULL) {
+        DeviceRequest op = startSend(buffer, dest, tag, call, synchronous);
+        if (op == null) {
             return Request.completed(this, call);
         }
-        DeviceRequest op = env.device.isend(buffer.sendSegment(), peers().worldRank(dest), tag, context,
-                buffer.type().code(), synchronous);
         Request r = new Request(this, call, op, null);
         if (BlockedCalls.enabled()) {
             r.detail = "(dest " + dest + ", tag " + tag + ")";
@@ -198,9 +208,30 @@ public class Comm {
         return r;
     }
 
-    /** Receives into {@code buffer}; the message may be shorter than the buffer. */
+    /** Checks a send's arguments and starts it on the device; null for a send to PROC_NULL. */
+    private DeviceRequest startSend(Buffer buffer, int dest, int tag, String call, boolean synchronous) {
+        checkCall(call);
+        checkBuffer(call, buffer, false);
+        checkDestination(call, dest);
+        checkSendTag(call, tag);
+        if (dest == PROC_NULL) {
+            return null;
+        }
+        return env.device.isend(buffer.sendSegment(), peers().worldRank(dest), tag, context,
+                buffer.type().code(), synchronous);
+    }
+
+    /**
+     * Receives into {@code buffer}; the message may be shorter than the buffer. No
+     * {@link Request} is made (with hang reports on, the request path, as for {@link #send}).
+     */
     public Status recv(Buffer buffer, int source, int tag) {
-        return irecv(buffer, source, tag, "Comm.recv").await();
+        String call = "Comm.recv";
+        if (BlockedCalls.enabled()) {
+            return irecv(buffer, source, tag, call).await();
+        }
+        ReceiveRequest op = startReceive(buffer, source, tag, call);
+        return op == null ? Status.EMPTY : awaitOutcome(call, op, buffer);
     }
 
     public Request irecv(Buffer buffer, int source, int tag) {
@@ -208,21 +239,41 @@ public class Comm {
     }
 
     private Request irecv(Buffer buffer, int source, int tag, String call) {
-        checkCall(call);
-        checkBuffer(call, buffer, true);
-        checkSource(call, source);
-        checkReceiveTag(call, tag);
-        if (source == PROC_NULL) {
+        ReceiveRequest op = startReceive(buffer, source, tag, call);
+        if (op == null) {
             return Request.completed(this, call);
         }
-        ReceiveRequest op = env.device.irecv(buffer.receiveSegment(), worldSource(source), tag, context,
-                buffer.type().code());
         Request r = new Request(this, call, op, buffer);
         if (BlockedCalls.enabled()) {
             r.detail = "(source " + (source == ANY_SOURCE ? "ANY_SOURCE" : Integer.toString(source)) + ", tag "
                     + (tag == ANY_TAG ? "ANY_TAG" : Integer.toString(tag)) + ")";
         }
         return r;
+    }
+
+    /** Checks a receive's arguments and posts it on the device; null for a receive from PROC_NULL. */
+    private ReceiveRequest startReceive(Buffer buffer, int source, int tag, String call) {
+        checkCall(call);
+        checkBuffer(call, buffer, true);
+        checkSource(call, source);
+        checkReceiveTag(call, tag);
+        if (source == PROC_NULL) {
+            return null;
+        }
+        return env.device.irecv(buffer.receiveSegment(), worldSource(source), tag, context, buffer.type().code());
+    }
+
+    /** Waits for a blocking call's operation (no Request) and returns its status, or throws its error. */
+    private Status awaitOutcome(String call, DeviceRequest op, Buffer buffer) {
+        if (!op.isComplete()) {
+            env.awaitWithDeferredChecks(op); // an earlier collective's mismatch may be why op never completes
+            env.device.await(op);
+        }
+        Object outcome = outcome(call, op, buffer);
+        if (outcome instanceof TesseraException e) {
+            throw e;
+        }
+        return (Status) outcome;
     }
 
     /** Sends one message and receives another, without deadlock whatever the order on the peers. */
@@ -402,6 +453,32 @@ public class Comm {
     }
 
     // ------------------------------------------------------------------ completion helpers for Request
+
+    /** What a cancelled operation reports. */
+    private static final Status CANCELLED = new Status(PROC_NULL, ANY_TAG, 0, 0, true);
+
+    /**
+     * What a completed operation reports: its status, or the error to throw (naming the call).
+     * A receive without an error finishes its buffer here ({@link Buffer#received}: unpacks
+     * booleans, copies into a confined segment), which is idempotent, so two threads that
+     * finish one request at once get equal outcomes.
+     */
+    Object outcome(String call, DeviceRequest op, Buffer buffer) {
+        if (op.isCancelled()) {
+            return CANCELLED;
+        }
+        if (op.error() != null) {
+            return translateError(call, op, buffer);
+        }
+        if (op.kind() != DeviceRequest.Kind.RECEIVE) {
+            return Status.EMPTY;
+        }
+        Status status = receiveStatus(op, buffer);
+        if (buffer != null) {
+            buffer.received(op.byteCount());
+        }
+        return status;
+    }
 
     Status receiveStatus(DeviceRequest op, Buffer buffer) {
         int source = peers().rankOf(op.source());

@@ -26,9 +26,22 @@ public class Request {
     private final Buffer receiveBuffer;
     /** Advances an operation that runs in steps (a collective schedule); true once done. Null for plain transfers. */
     private final java.util.function.BooleanSupplier stepper;
-    private Status status;
-    private TesseraException error;
-    private boolean finished;
+    /**
+     * The outcome once computed: a {@link Status}, or the {@link TesseraException} to throw.
+     * Written with a release store and read with an acquire load ({@link #OUTCOME}), with no
+     * lock: threads that finish one request at once compute equal outcomes.
+     */
+    @SuppressWarnings("unused")
+    private Object outcome;
+    private static final java.lang.invoke.VarHandle OUTCOME;
+
+    static {
+        try {
+            OUTCOME = java.lang.invoke.MethodHandles.lookup().findVarHandle(Request.class, "outcome", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     Request(Comm comm, String call, DeviceRequest op, Buffer receiveBuffer) {
         this(comm, call, op, receiveBuffer, null);
@@ -142,27 +155,17 @@ public class Request {
         return future;
     }
 
-    private synchronized Status finish() {
-        if (!finished) {
-            finished = true;
-            if (op.isCancelled()) {
-                status = new Status(Comm.PROC_NULL, Comm.ANY_TAG, 0, 0, true);
-            } else if (op.kind() == DeviceRequest.Kind.RECEIVE) {
-                status = comm.receiveStatus(op, receiveBuffer);
-                if (receiveBuffer != null && op.error() == null) {
-                    receiveBuffer.received(op.byteCount());
-                }
-            } else {
-                status = Status.EMPTY;
-            }
-            if (op.error() != null) {
-                error = comm.translateError(call, op, receiveBuffer);
-            }
+    /** The status of the completed operation, or its error thrown (every time it is asked). */
+    private Status finish() {
+        Object o = OUTCOME.getAcquire(this);
+        if (o == null) {
+            o = comm.outcome(call, op, receiveBuffer);
+            OUTCOME.setRelease(this, o);
         }
-        if (error != null) {
-            throw error;
+        if (o instanceof TesseraException e) {
+            throw e;
         }
-        return status;
+        return (Status) o;
     }
 
     // ---------------------------------------------------------------- arrays of requests

@@ -69,6 +69,24 @@ public class DeviceRequest {
         finish();
     }
 
+    /**
+     * Completes a request that no thread but the caller has seen yet (a receive completed
+     * inside the call that posts it): no waiter can be registered and no callback added, so
+     * a release store of the state does what {@link #complete}'s atomic exchange does.
+     */
+    final void completeUnpublished(int source, int tag, long byteCount, int typeCode, RuntimeException error) {
+        this.source = source;
+        this.tag = tag;
+        this.byteCount = byteCount;
+        this.typeCode = typeCode;
+        this.error = error;
+        if (state != null) {
+            finish();   // a callback after all: complete as usual
+            return;
+        }
+        STATE.setRelease(this, DONE);
+    }
+
     /** Completes a send: the send side's status carries nothing the user needs. */
     public final void completeSend() {
         finish();

@@ -39,6 +39,17 @@ public final class MatchingEngine {
     private volatile SmallMessageRing[] rings = NO_RINGS;
     /** Threads of this rank parked in a wait, for senders on a ring to wake. */
     private final CopyOnWriteArrayList<Thread> sleepers = new CopyOnWriteArrayList<>();
+    /**
+     * How many threads of this rank are parked in a wait ({@link #sleeping}), in a cache line of
+     * its own (native memory): senders on a ring read it after every message. This object's own
+     * line changes with every lock of the engine; a sender that read it per message would take
+     * that line away from the receiver each time, one more transfer between the cores on the
+     * message's path. This line changes only when a thread parks or wakes.
+     */
+    final MemorySegment sleeperCount = java.lang.foreign.Arena.ofAuto().allocate(64, 64);
+    private static final java.lang.invoke.VarHandle COUNT = java.lang.foreign.ValueLayout.JAVA_INT.varHandle();
+    /** The receive being posted while {@link #post} drains the rings (seen by no other thread yet), else null. */
+    private ReceiveRequest posting;
     private int cachedContext = Integer.MIN_VALUE;
     private Queues cachedQueues;
 
@@ -67,15 +78,28 @@ public final class MatchingEngine {
     public synchronized ReceiveRequest arrive(Envelope env, Supplier<? extends IncomingMessage> unmatched) {
         drainRings();
         Queues q = queues(env.context());
-        for (ReceiveRequest r = q.postedHead; r != null; r = r.next) {
-            if (r.matches(env.source(), env.tag())) {
-                unlinkPosted(q, r);
-                return r;
-            }
+        ReceiveRequest r = takePosted(q, env.source(), env.tag());
+        if (r == null) {
+            appendUnexpected(q, unmatched.get());
         }
-        IncomingMessage m = unmatched.get();
-        appendUnexpected(q, m);
-        return null;
+        return r;
+    }
+
+    /**
+     * A whole message whose payload lies at {@code offset} of {@code from} (a shared-memory
+     * cell, or an smp sender's own buffer) arrives. Returns the matched posted receive, removed from its queue: the caller
+     * delivers into it with {@link ReceiveRequest#accept(int, int, long, int, MemorySegment, long)}
+     * before {@code from} is reused. Else queues a private copy as an unexpected message and
+     * returns null. No envelope object and no supplier on the matched path.
+     *
+     * <p>A device that drains a run of such messages may hold this engine's monitor around the
+     * run ({@code synchronized (engine)}): the monitor is the engine's lock, so the run takes it
+     * once and each call here re-enters it.
+     */
+    public synchronized ReceiveRequest arrive(int source, int tag, int context, long byteCount, int typeCode,
+                                              MemorySegment from, long offset) {
+        drainRings();
+        return matchOrQueueCopy(source, tag, context, byteCount, typeCode, from, offset);
     }
 
     /** A message arrives that is already fully buffered: match it or queue it. */
@@ -90,6 +114,12 @@ public final class MatchingEngine {
      * it (no private copy); it may therefore have completed when this returns null. The
      * unexpected queue is searched first and without draining: it holds each sender's older
      * messages, the rings only newer ones.
+     *
+     * <p>The drain here stops as soon as the new receive has matched: the slots after it stay
+     * on their rings, in order, for the next receive (or wait) to take straight from the slot,
+     * instead of being copied aside as unexpected messages. That keeps the invariant above (a
+     * sender's unexpected messages are older than its ring messages), so order holds; every
+     * other operation still drains the rings completely.
      */
     public synchronized IncomingMessage post(ReceiveRequest r) {
         Queues q = queues(r.context);
@@ -107,7 +137,16 @@ public final class MatchingEngine {
         }
         q.postedTail = r;
         r.queued = true;
-        drainRings();
+        if (rings.length > 0) {
+            posting = r;
+            for (SmallMessageRing ring : rings) {
+                if (!r.queued) {
+                    break;   // matched: later slots wait on their rings
+                }
+                ring.drainInto(this, r);
+            }
+            posting = null;
+        }
         return null;
     }
 
@@ -193,7 +232,7 @@ public final class MatchingEngine {
         SmallMessageRing[] more = java.util.Arrays.copyOf(rings, rings.length + 1);
         more[rings.length] = ring;
         rings = more;
-        return new SmallMessageRing.Producer(ring, Thread.currentThread());
+        return new SmallMessageRing.Producer(ring, Thread.currentThread(), this);
     }
 
     /**
@@ -214,38 +253,72 @@ public final class MatchingEngine {
     private int drainRings() {
         int n = 0;
         for (SmallMessageRing ring : rings) {
-            n += ring.drainInto(this);
+            n += ring.drainInto(this, null);
         }
         return n;
     }
 
-    /** A ring's message, its payload at {@code payloadOffset} of {@code slots}: match it or queue a copy. */
-    void arriveSmall(Envelope env, MemorySegment slots, long payloadOffset) {
-        Queues q = queues(env.context());
+    /**
+     * A ring's message, its payload at {@code payloadOffset} of {@code slots}, under the lock:
+     * copied straight into the oldest posted receive it matches (no envelope object), else
+     * queued as an unexpected copy.
+     */
+    void arriveSmall(int source, int tag, int context, int typeCode, int byteCount, MemorySegment slots,
+                     long payloadOffset) {
+        ReceiveRequest r = matchOrQueueCopy(source, tag, context, byteCount, typeCode, slots, payloadOffset);
+        if (r == posting && r != null) {
+            r.acceptUnpublished(source, tag, byteCount, typeCode, slots, payloadOffset);
+        } else if (r != null) {
+            r.accept(source, tag, byteCount, typeCode, slots, payloadOffset);
+        }
+    }
+
+    /**
+     * Under the lock: the oldest posted receive that a message from (source, tag) fits, removed
+     * from its queue; else null after queueing a private copy of the payload at {@code offset}
+     * of {@code from} as an unexpected message.
+     */
+    private ReceiveRequest matchOrQueueCopy(int source, int tag, int context, long byteCount, int typeCode,
+                                            MemorySegment from, long offset) {
+        Queues q = queues(context);
+        ReceiveRequest r = takePosted(q, source, tag);
+        if (r == null) {
+            appendUnexpected(q, BufferedMessage.copyOf(new Envelope(source, tag, context, byteCount, typeCode),
+                    from.asSlice(offset, byteCount)));
+        }
+        return r;
+    }
+
+    /** Removes and returns the oldest posted receive of {@code q} that a message from (source, tag) fits, or null. */
+    private static ReceiveRequest takePosted(Queues q, int source, int tag) {
         for (ReceiveRequest r = q.postedHead; r != null; r = r.next) {
-            if (r.matches(env.source(), env.tag())) {
+            if (r.matches(source, tag)) {
                 unlinkPosted(q, r);
-                r.accept(env, (dst, n) -> MemorySegment.copy(slots, payloadOffset, dst, 0, n));
-                return;
+                return r;
             }
         }
-        appendUnexpected(q, BufferedMessage.copyOf(env, slots.asSlice(payloadOffset, env.byteCount())));
+        return null;
     }
 
     /** A thread of the receiving rank is about to park: senders on a ring wake it ({@link #wakeSleepers}). */
     public void sleeping(Thread t) {
         sleepers.add(t);
+        COUNT.getAndAdd(sleeperCount, 0L, 1);   // after the add: a sender that sees the count finds the thread
     }
 
     /** The thread no longer parks. */
     public void awake(Thread t) {
+        COUNT.getAndAdd(sleeperCount, 0L, -1);
         sleepers.remove(t);
     }
+
 
     /**
      * After publishing on a ring (a volatile store): unparks the receiving rank's threads
      * that sleep in a wait. A sleeper registers (a volatile store) before it drains the
-     * rings one last time, so either it sees the message or the sender sees it.
+     * rings one last time, so either it sees the message or the sender sees it. Ring senders
+     * call it through {@link SmallMessageRing.Producer#wakeReceiver}, which reads only
+     * {@link #sleeperCount} when nobody sleeps.
      */
     public void wakeSleepers() {
         if (!sleepers.isEmpty()) {

@@ -51,19 +51,38 @@ public final class ReceiveRequest extends DeviceRequest {
      * name the rank and call.
      */
     public void accept(Envelope env, PayloadCopier payload) {
-        TesseraException error = null;
-        long n = env.byteCount();
-        if (typeCode != ANY_TYPE && env.typeCode() != ANY_TYPE && env.typeCode() != typeCode) {
-            error = new TesseraException(ErrorClass.TYPE, "element type mismatch");
-            n = 0;
-        } else if (n > buffer.byteSize()) {
-            error = new TesseraException(ErrorClass.TRUNCATE, "message truncated");
-            n = buffer.byteSize();
-        }
+        long n = acceptableBytes(env.typeCode(), env.byteCount());
         if (n > 0) {
             payload.copyTo(buffer, n);
         }
-        complete(env.source(), env.tag(), env.byteCount(), env.typeCode(), error);
+        complete(env.source(), env.tag(), env.byteCount(), env.typeCode(), acceptError(env.typeCode(), env.byteCount()));
+    }
+
+    /**
+     * As {@link #accept(Envelope, PayloadCopier)} for a payload that lies at {@code offset} of
+     * {@code from} (a ring slot or cell): the small-message paths, with no envelope object and
+     * no copier.
+     */
+    public void accept(int msgSource, int msgTag, long byteCount, int msgType, MemorySegment from, long offset) {
+        copyFrom(msgType, byteCount, from, offset);
+        complete(msgSource, msgTag, byteCount, msgType, acceptError(msgType, byteCount));
+    }
+
+    /**
+     * As {@link #accept(int, int, long, int, MemorySegment, long)} for a receive that no other
+     * thread has seen yet (matched inside the engine call that posts it): completes without an
+     * atomic ({@link DeviceRequest#completeUnpublished}).
+     */
+    void acceptUnpublished(int msgSource, int msgTag, long byteCount, int msgType, MemorySegment from, long offset) {
+        copyFrom(msgType, byteCount, from, offset);
+        completeUnpublished(msgSource, msgTag, byteCount, msgType, acceptError(msgType, byteCount));
+    }
+
+    private void copyFrom(int msgType, long byteCount, MemorySegment from, long offset) {
+        long n = acceptableBytes(msgType, byteCount);
+        if (n > 0) {
+            MemorySegment.copy(from, offset, buffer, 0, n);
+        }
     }
 
     /**
@@ -71,10 +90,26 @@ public final class ReceiveRequest extends DeviceRequest {
      * type mismatch, else as many as fit. For devices that stream a payload in pieces.
      */
     public long acceptableBytes(Envelope env) {
-        if (typeCode != ANY_TYPE && env.typeCode() != ANY_TYPE && env.typeCode() != typeCode) {
-            return 0;
+        return acceptableBytes(env.typeCode(), env.byteCount());
+    }
+
+    private boolean typeMismatch(int msgType) {
+        return typeCode != ANY_TYPE && msgType != ANY_TYPE && msgType != typeCode;
+    }
+
+    private long acceptableBytes(int msgType, long byteCount) {
+        return typeMismatch(msgType) ? 0 : Math.min(byteCount, buffer.byteSize());
+    }
+
+    /** The error a message of this type and size completes this receive with, or null. */
+    private TesseraException acceptError(int msgType, long byteCount) {
+        if (typeMismatch(msgType)) {
+            return new TesseraException(ErrorClass.TYPE, "element type mismatch");
         }
-        return Math.min(env.byteCount(), buffer.byteSize());
+        if (byteCount > buffer.byteSize()) {
+            return new TesseraException(ErrorClass.TRUNCATE, "message truncated");
+        }
+        return null;
     }
 
     /** Copies the first {@code byteCount} bytes of a message's payload into a buffer. */

@@ -38,6 +38,7 @@ public final class SmallMessageRing {
 
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    private static final VarHandle COUNT = ValueLayout.JAVA_INT.varHandle();
 
     final int source;
     private final long mask;
@@ -63,13 +64,15 @@ public final class SmallMessageRing {
     }
 
     /**
-     * Moves every published slot into {@code engine} (which matches or queues each, in
-     * order); the caller holds the engine's lock. Returns how many slots it consumed.
+     * Moves published slots into {@code engine} (which matches or queues each, in order); the
+     * caller holds the engine's lock. Stops early once {@code until} (a receive being posted,
+     * or null for no early stop) has matched: the slots after it stay on the ring, in order.
+     * Returns how many slots it consumed.
      */
-    int drainInto(MatchingEngine engine) {
+    int drainInto(MatchingEngine engine, ReceiveRequest until) {
         long start = (long) LONG.get(mem, 0L);
         long pos = start;
-        while (true) {
+        while (until == null || until.queued) {
             long off = slotOffset(pos, mask);
             if ((long) LONG.getAcquire(mem, off) != pos + 1) {
                 break;
@@ -78,7 +81,7 @@ public final class SmallMessageRing {
             int context = mem.get(INT, off + 12);
             int typeCode = mem.get(INT, off + 16);
             int bytes = mem.get(INT, off + 20);
-            engine.arriveSmall(new Envelope(source, tag, context, bytes, typeCode), mem, off + HEADER);
+            engine.arriveSmall(source, tag, context, typeCode, bytes, mem, off + HEADER);
             pos++;
         }
         if (pos != start) {
@@ -96,11 +99,16 @@ public final class SmallMessageRing {
         private final long slots;
         /** The thread allowed to offer (the one that opened the ring). */
         public final Thread owner;
+        private final MatchingEngine receiver;
+        /** The receiver's sleeper count: a view made by the sending thread, so no object of the receiver is read. */
+        private final MemorySegment sleeperCount;
         private long produced;
         private long limit;
 
-        Producer(SmallMessageRing ring, Thread owner) {
+        Producer(SmallMessageRing ring, Thread owner, MatchingEngine receiver) {
             this.ring = ring;
+            this.receiver = receiver;
+            this.sleeperCount = receiver.sleeperCount.asSlice(0, 4);
             this.mem = ring.mem;
             this.mask = ring.mask;
             this.slots = mask + 1;
@@ -133,6 +141,17 @@ public final class SmallMessageRing {
             LONG.setVolatile(mem, off, p + 1);
             produced = p + 1;
             return true;
+        }
+
+        /**
+         * After an offer: unparks the receiving rank's threads that sleep in a wait, if any.
+         * Reads only the receiver's sleeper count (a line of its own), never the receiving
+         * engine's object, whose line the receiver writes with every lock.
+         */
+        public void wakeReceiver() {
+            if ((int) COUNT.getVolatile(sleeperCount, 0L) != 0) {
+                receiver.wakeSleepers();
+            }
         }
 
         int source() {

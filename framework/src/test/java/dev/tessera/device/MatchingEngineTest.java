@@ -149,4 +149,61 @@ class MatchingEngineTest {
         assertEquals(4, last.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
         assertEquals(0, engine.unexpectedCount(0));
     }
+
+    @Test
+    void aPostedReceiveDrainsTheRingOnlyUntilItMatches() {
+        SmallMessageRing.Producer ring = engine.openRing(2, 8);
+        int[] tags = {4, 9, 4, 4, 9};
+        for (int i = 0; i < tags.length; i++) {
+            assertTrue(ring.offer(tags[i], 0, 0, MemorySegment.ofArray(new int[] {10 + i}), 4));
+        }
+        // the receive for tag 9 passes the first message (queued aside) and takes the second from its slot
+        ReceiveRequest nine = receive(2, 9, 0);
+        assertNull(engine.post(nine));
+        assertTrue(nine.isComplete(), "matched inside post");
+        assertEquals(11, nine.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+        assertEquals(9, nine.tag());
+        assertEquals(2, nine.source());
+        assertEquals(4, nine.byteCount());
+        // the oldest message is the one passed over, now unexpected
+        ReceiveRequest first = receive(Device.ANY_SOURCE, Device.ANY_TAG, 0);
+        IncomingMessage m = engine.post(first);
+        assertNotNull(m, "the message passed over waits as unexpected");
+        m.deliver(first);
+        assertEquals(10, first.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+        // the third was left on the ring: the next receive takes it straight from its slot, no copy aside
+        ReceiveRequest third = receive(2, Device.ANY_TAG, 0);
+        assertNull(engine.post(third), "the slots after the match stayed on the ring");
+        assertTrue(third.isComplete());
+        assertEquals(12, third.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+        // a receive completed inside post completes once, and a callback added later runs at once
+        int[] ran = new int[1];
+        third.whenComplete(() -> ran[0]++);
+        assertEquals(1, ran[0]);
+        // any other operation drains the rest: two left, in order
+        assertEquals(2, engine.unexpectedCount(0));
+        ReceiveRequest fourth = receive(2, 4, 0);
+        engine.post(fourth).deliver(fourth);
+        assertEquals(13, fourth.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+        ReceiveRequest fifth = receive(2, 9, 0);
+        engine.post(fifth).deliver(fifth);
+        assertEquals(14, fifth.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+    }
+
+    @Test
+    void aRingMessageMatchedWhilePostingChecksTypeAndSize() {
+        SmallMessageRing.Producer ring = engine.openRing(1, 4);
+        assertTrue(ring.offer(3, 0, 7, MemorySegment.ofArray(new int[] {1, 2}), 8));
+        assertTrue(ring.offer(3, 0, 7, MemorySegment.ofArray(new int[] {5, 6}), 8));
+        ReceiveRequest wrongType = new ReceiveRequest(MemorySegment.ofArray(new int[2]), 1, 3, 0, 8);
+        assertNull(engine.post(wrongType));
+        assertTrue(wrongType.isComplete());
+        assertEquals(dev.tessera.ErrorClass.TYPE, ((dev.tessera.TesseraException) wrongType.error()).errorClass());
+        assertEquals(0, wrongType.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0), "nothing copied on a type mismatch");
+        ReceiveRequest small = new ReceiveRequest(MemorySegment.ofArray(new int[1]), 1, 3, 0, 7);
+        assertNull(engine.post(small));
+        assertEquals(dev.tessera.ErrorClass.TRUNCATE, ((dev.tessera.TesseraException) small.error()).errorClass());
+        assertEquals(5, small.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0), "the prefix that fits");
+        assertEquals(8, small.byteCount(), "the message's size");
+    }
 }

@@ -19,7 +19,6 @@ import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.device.BackoffIdleStrategy;
 import dev.tessera.device.MatchingDevice;
-import dev.tessera.device.BufferedMessage;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
 import dev.tessera.device.IdleStrategy;
@@ -656,11 +655,12 @@ public final class ShmDevice extends MatchingDevice {
                 }
                 continue;
             }
-            if (kind == FIRST && (cells.get(ValueLayout.JAVA_INT, at + C_FLAGS) & FLAG_SYNC) == 0
-                    && chunk == cells.get(ValueLayout.JAVA_LONG, at + C_TOTAL)) {
+            if (wholeMessage(ring, cells, at, kind, chunk)) {
                 // a whole standard message in one cell: one copy, into the posted receive if there is one
-                wholeMessage(peer, cells, at, chunk);
-                ring.release();
+                oneCellMessage(peer, ring, cells, at, chunk);
+                if (chunk <= RUN_BYTES) {
+                    smallMessages(peer, ring, cells);
+                }
                 continue;
             }
             if (kind == FIRST) {
@@ -681,18 +681,72 @@ public final class ShmDevice extends MatchingDevice {
         return any;
     }
 
+    /** Largest one-cell message that a run of small messages ({@link #smallMessages}) copies under the engine's lock. */
+    static final int RUN_BYTES = 1024;
+
     /**
-     * A standard message of one cell at {@code at}: copied straight from the cell into the
-     * posted receive, or into a new array if none is posted yet (a slice of the cell is made
-     * only then).
+     * True if the cell at {@code at} (of a kind already checked) holds a whole standard message
+     * of {@code chunk} bytes (at most a cell's payload).
      */
-    private void wholeMessage(int peer, MemorySegment cells, long at, int chunk) {
-        Envelope env = envelope(peer, cells, at);
-        long from = at + ShmLayout.payloadOffset(chunk);
-        ReceiveRequest r = engine.arrive(env, () -> BufferedMessage.copyOf(env, cells.asSlice(from, chunk)));
-        if (r != null) {
-            r.accept(env, (dst, n) -> MemorySegment.copy(cells, from, dst, 0, n));
+    private static boolean wholeMessage(ShmRing ring, MemorySegment cells, long at, int kind, int chunk) {
+        return kind == FIRST && (cells.get(ValueLayout.JAVA_INT, at + C_FLAGS) & FLAG_SYNC) == 0
+                && chunk == cells.get(ValueLayout.JAVA_LONG, at + C_TOTAL)
+                && chunk >= 0 && chunk <= ring.payloadCapacity();
+    }
+
+    /** True if the cell at {@code at} holds a whole standard message of at most {@link #RUN_BYTES} bytes. */
+    private static boolean smallWholeMessage(ShmRing ring, MemorySegment cells, long at) {
+        int chunk = cells.get(ValueLayout.JAVA_INT, at + C_CHUNK);
+        return chunk <= RUN_BYTES && wholeMessage(ring, cells, at, cells.get(ValueLayout.JAVA_INT, at + C_KIND), chunk);
+    }
+
+    /**
+     * After a small message, the run of whole standard messages of at most {@link #RUN_BYTES}
+     * bytes that follows it in the ring, if any: the run takes the engine's lock once (each
+     * arrival re-enters it) instead of once per message. The run ends at the first cell that
+     * is not such a message (or is not there yet); the caller's loop takes that one, so the
+     * peer's messages are matched in the ring's order.
+     */
+    private void smallMessages(int peer, ShmRing ring, MemorySegment cells) {
+        long at = ring.peekAt();
+        if (at < 0 || !smallWholeMessage(ring, cells, at)) {
+            return;   // a lone message (the ping-pong case) took the lock once, in arrive
         }
+        synchronized (engine) {
+            do {
+                oneCellMessage(peer, ring, cells, at, cells.get(ValueLayout.JAVA_INT, at + C_CHUNK));
+                at = ring.peekAt();
+            } while (at >= 0 && smallWholeMessage(ring, cells, at));
+        }
+    }
+
+    /**
+     * A whole standard message in the cell at {@code at}: copied straight from the cell into
+     * the posted receive it matches, or into a new array if none is posted yet; then the cell
+     * is released.
+     */
+    private void oneCellMessage(int peer, ShmRing ring, MemorySegment cells, long at, int chunk) {
+        ReceiveRequest r = arriveWhole(peer, cells, at, chunk);
+        if (r != null) {
+            acceptWhole(r, peer, cells, at, chunk);
+        }
+        ring.release();
+    }
+
+    /**
+     * A standard message of one cell at {@code at} arrives: the posted receive it matches
+     * (the caller copies into it before releasing the cell), or null once it is queued as a
+     * copy in a new array (a slice of the cell is made only then). No envelope object.
+     */
+    private ReceiveRequest arriveWhole(int peer, MemorySegment cells, long at, int chunk) {
+        return engine.arrive(world[peer], cells.get(ValueLayout.JAVA_INT, at + C_TAG),
+                cells.get(ValueLayout.JAVA_INT, at + C_CONTEXT), chunk, cells.get(ValueLayout.JAVA_INT, at + C_TYPE),
+                cells, at + ShmLayout.payloadOffset(chunk));
+    }
+
+    private void acceptWhole(ReceiveRequest r, int peer, MemorySegment cells, long at, int chunk) {
+        r.accept(world[peer], cells.get(ValueLayout.JAVA_INT, at + C_TAG), chunk,
+                cells.get(ValueLayout.JAVA_INT, at + C_TYPE), cells, at + ShmLayout.payloadOffset(chunk));
     }
 
     /** What is wrong with a cell's header (kind, payload bytes, message length), or null if it is sound. */

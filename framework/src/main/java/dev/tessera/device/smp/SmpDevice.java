@@ -1,7 +1,6 @@
 package dev.tessera.device.smp;
 
 import dev.tessera.device.MatchingDevice;
-import dev.tessera.device.BufferedMessage;
 import dev.tessera.device.LocalRendezvousMessage;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
@@ -101,19 +100,19 @@ public final class SmpDevice extends MatchingDevice {
                 ring = rings[dest] = fabric.engine(dest).openRing(rank, fabric.ringSlots());
             }
             if (ring.owner == Thread.currentThread() && ring.offer(tag, context, typeCode, buffer, (int) size)) {
-                fabric.engine(dest).wakeSleepers();
+                ring.wakeReceiver();
                 return SENT;
             }
         }
-        Envelope env = new Envelope(rank, tag, context, size, typeCode);
-        boolean eager = !synchronous && size <= fabric.eagerLimit();
-        if (eager) {
-            ReceiveRequest matched = fabric.engine(dest).arrive(env, () -> BufferedMessage.copyOf(env, buffer));
+        if (!synchronous && size <= fabric.eagerLimit()) {
+            // eager: straight into a posted receive, else a private copy; no envelope object on the matched path
+            ReceiveRequest matched = fabric.engine(dest).arrive(rank, tag, context, size, typeCode, buffer, 0);
             if (matched != null) {
-                matched.accept(env, (dst, n) -> MemorySegment.copy(buffer, 0, dst, 0, n));
+                matched.accept(rank, tag, size, typeCode, buffer, 0);
             }
             return SENT;
         }
+        Envelope env = new Envelope(rank, tag, context, size, typeCode);
         SendRequest send = new SendRequest(dest);
         ReceiveRequest matched = fabric.engine(dest).arrive(env,
                 () -> (send.pending = new LocalRendezvousMessage(env, buffer, send)));

@@ -72,9 +72,13 @@ class ShmSmallMessageTest {
 
     private void untilComplete(DeviceRequest... requests) {
         for (DeviceRequest r : requests) {
-            while (!r.isComplete()) {
+            for (long polls = 1; !r.isComplete(); polls++) {
                 rank0.progress();
                 rank1.progress();
+                if ((polls & 0xFFFFF) == 0 && Thread.currentThread().isInterrupted()) {
+                    // the class's @Timeout interrupts this thread: fail instead of polling forever
+                    throw new AssertionError("a request did not complete (" + polls + " polls)");
+                }
             }
         }
     }
@@ -207,5 +211,45 @@ class ShmSmallMessageTest {
             untilComplete(sends.toArray(DeviceRequest[]::new));
         }
         assertFalse(rank1.progress(), "no cell left to read after the last message");
+    }
+
+    @Test
+    void aRunOfSmallMessagesKeepsTheRingsOrderAmongLargerAndSynchronousOnes() {
+        // sizes and tags of one sender's messages, sent before the receiver reads any: small ones (a run
+        // under one lock), one-cell ones above the run's limit, a synchronous one, one of several cells
+        int[] sizes = {8, 8, 8, 1000, ShmDevice.RUN_BYTES, ShmDevice.RUN_BYTES + 1, 2000, 8, CAPACITY + 100, 8, 0, 16, 24};
+        int[] tags = {1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3};
+        boolean[] sync = new boolean[sizes.length];
+        sync[7] = true;
+        // three receives wait before anything arrives: one for tag 2, two for any tag
+        ReceiveRequest forTag2 = rank1.irecv(MemorySegment.ofArray(new byte[64]), 0, 2, 0, 0);
+        ReceiveRequest any0 = rank1.irecv(MemorySegment.ofArray(new byte[64]), dev.tessera.device.Device.ANY_SOURCE,
+                dev.tessera.device.Device.ANY_TAG, 0, 0);
+        ReceiveRequest any1 = rank1.irecv(MemorySegment.ofArray(new byte[64]), 0, dev.tessera.device.Device.ANY_TAG, 0, 0);
+        List<DeviceRequest> sends = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            sends.add(rank0.isend(pattern(sizes[i], 40 + i), 1, tags[i], 0, 0, sync[i]));
+        }
+        // the posted receives take the oldest messages that fit them: 0 and 1 (any tag), 2 (tag 2)
+        untilComplete(forTag2, any0, any1);
+        assertMessage(any0, 0, sizes, tags);
+        assertMessage(any1, 1, sizes, tags);
+        assertMessage(forTag2, 2, sizes, tags);
+        for (int i = 3; i < sizes.length; i++) {
+            ReceiveRequest r = rank1.irecv(MemorySegment.ofArray(new byte[CAPACITY + 200]), 0,
+                    dev.tessera.device.Device.ANY_TAG, 0, 0);
+            untilComplete(r);
+            assertMessage(r, i, sizes, tags);
+        }
+        untilComplete(sends.toArray(DeviceRequest[]::new));
+        assertFalse(rank1.progress(), "no cell left to read after the last message");
+    }
+
+    private static void assertMessage(ReceiveRequest r, int i, int[] sizes, int[] tags) {
+        assertNull(r.error(), () -> "message " + i + ": " + r.error());
+        assertEquals(sizes[i], r.byteCount(), "message " + i + " in the sender's order");
+        assertEquals(tags[i], r.tag(), "message " + i);
+        assertArrayEquals(pattern(sizes[i], 40 + i).toArray(ValueLayout.JAVA_BYTE),
+                r.buffer().asSlice(0, sizes[i]).toArray(ValueLayout.JAVA_BYTE), "payload of message " + i);
     }
 }
