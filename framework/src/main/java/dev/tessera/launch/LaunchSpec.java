@@ -19,7 +19,7 @@ import java.util.List;
  * @param args          the program's arguments
  * @param jvmOptions    extra JVM options for rank processes
  * @param startTimeout  how long ranks wait for each other at startup
- * @param bindToCore    bind each rank process's main thread to its own cores (--bind-to core, the default)
+ * @param bindToCore    bind each rank process's main thread, or each smp rank thread, to its own cores (--bind-to core, the default)
  */
 public record LaunchSpec(int ranks, int ranksPerNode, List<String> hosts, int threads, String device,
                          boolean tagOutput, List<Path> classPath, String mainClass, List<String> args,

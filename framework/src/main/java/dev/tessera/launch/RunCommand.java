@@ -83,7 +83,7 @@ final class RunCommand implements Callable<Integer> {
     int emulatedNodes;
 
     @Option(names = "--bind-to", paramLabel = "core|none", defaultValue = "core",
-            description = "Bind each rank process's main thread (and the Team it starts) to cores of its own, as mpirun does: "
+            description = "Bind each rank process's main thread, or each smp rank thread, (and the Team it starts) to cores of its own, as mpirun does: "
                     + "local rank i with T threads gets cores iT..iT+T-1; nothing is bound when the node's ranks x threads "
                     + "exceed its cores. Default: ${DEFAULT-VALUE}.")
     String bindTo;

@@ -52,7 +52,10 @@ public final class SmpLauncher {
         }
         SmpJob job = new SmpJob(spec.ranks());
         Thread exitGuard = exitGuard(job);
-        job.start(rank -> () -> invoke(mains[rank], args.clone()), loaders::get, 16L << 20);
+        job.start(rank -> () -> {
+            bind(spec, rank);
+            invoke(mains[rank], args.clone());
+        }, loaders::get, 16L << 20);
         try {
             job.join(Long.MAX_VALUE / 4, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
@@ -112,6 +115,22 @@ public final class SmpLauncher {
         }, "tessera-smp-exit-guard");
         Runtime.getRuntime().addShutdownHook(guard);
         return guard;
+    }
+
+    /**
+     * With --bind-to core (the default of tessera run), binds rank {@code rank}'s thread to cores
+     * of its own as process ranks are bound (local rank i with T threads: cores iT..iT+T-1 of the
+     * allowed set; nothing when ranks x threads exceed them). Two rank threads that exchange
+     * messages otherwise end up stacked on one core of a small machine at times, once one of them
+     * parks and the other wakes it: smp bw at 1 KiB on a 2-core AMD EPYC read about 330 MB/s in
+     * such runs against 3,000-6,000 MB/s in the others (docs/performance.md, 2026-11-25).
+     */
+    private static void bind(LaunchSpec spec, int rank) {
+        if (spec.bindToCore()) {
+            int threads = spec.threads() > 0 ? spec.threads()
+                    : Math.max(1, Runtime.getRuntime().availableProcessors() / Math.max(1, spec.ranks()));
+            dev.tessera.runtime.internal.Affinity.bindRank(rank, spec.ranks(), threads);
+        }
     }
 
     private static String[] withThreads(LaunchSpec spec) {

@@ -59,9 +59,23 @@ class SmpLauncherTest {
                     }
                 }
                 """);
+        Files.writeString(src.resolve("Cores.java"), """
+                import dev.tessera.runtime.Session;
+                import dev.tessera.runtime.Tessera;
+                import dev.tessera.runtime.internal.Affinity;
+                public class Cores {
+                    public static void main(String[] args) {
+                        try (Session rt = Tessera.init(args)) {
+                            System.setProperty("cores.rank" + rt.rank(), java.util.Arrays.toString(Affinity.allowedCpus()));
+                            rt.world().barrier();
+                        }
+                    }
+                }
+                """);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         int rc = javac.run(null, null, null, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-                src.resolve("StaticCounter.java").toString(), src.resolve("Thrower.java").toString());
+                src.resolve("StaticCounter.java").toString(), src.resolve("Thrower.java").toString(),
+                src.resolve("Cores.java").toString());
         assertEquals(0, rc, "test programs must compile");
     }
 
@@ -82,6 +96,37 @@ class SmpLauncherTest {
         int[] code = new int[1];
         String err = capture(e -> new SmpLauncher(e).run(spec(4, "StaticCounter", List.of("a", "--b"))), code);
         assertEquals(0, code[0], err);
+    }
+
+    /**
+     * --bind-to core (tessera run's default) binds each rank thread to a core of its own, as it
+     * binds rank processes; --bind-to none leaves them free. Each rank writes the cores it may
+     * run on into a system property (one JVM), read here after the job.
+     */
+    @Test
+    void bindToCoreGivesEachRankThreadItsOwnCore() {
+        int[] all = dev.tessera.runtime.internal.Affinity.allowedCpus();
+        org.junit.jupiter.api.Assumptions.assumeTrue(all.length >= 2, "binding needs 2 cores");
+        for (boolean bind : new boolean[] {true, false}) {
+            System.clearProperty("cores.rank0");
+            System.clearProperty("cores.rank1");
+            LaunchSpec spec = new LaunchSpec(2, 0, List.of(), 0, "smp", false, List.of(classes), "Cores", List.of(),
+                    List.of(), Duration.ofSeconds(10), bind);
+            int[] code = new int[1];
+            String err = capture(e -> new SmpLauncher(e).run(spec), code);
+            assertEquals(0, code[0], err);
+            if (bind) {
+                // 2 ranks on N cores: N/2 threads each, rank 0 on the first half, rank 1 on the second
+                int half = all.length / 2;
+                assertEquals(java.util.Arrays.toString(java.util.Arrays.copyOfRange(all, 0, half)),
+                        System.getProperty("cores.rank0"), "rank 0's thread is not bound to its cores");
+                assertEquals(java.util.Arrays.toString(java.util.Arrays.copyOfRange(all, half, 2 * half)),
+                        System.getProperty("cores.rank1"), "rank 1's thread is not bound to its cores");
+            } else {
+                assertEquals(java.util.Arrays.toString(all), System.getProperty("cores.rank0"), "bound with --bind-to none");
+                assertEquals(java.util.Arrays.toString(all), System.getProperty("cores.rank1"), "bound with --bind-to none");
+            }
+        }
     }
 
     @Test

@@ -12,8 +12,9 @@ import java.util.Optional;
 
 /**
  * Binding a rank's thread to its own cores, as MPI launchers bind ranks ({@code mpirun
- * --bind-to core}): {@code tessera run} binds by default (TESSERA_BIND=core; --bind-to none
- * turns it off). Without it the kernel sometimes keeps two busy ranks on one core of a
+ * --bind-to core}): {@code tessera run} binds by default (TESSERA_BIND=core for rank
+ * processes; the smp device's rank threads are bound by its launcher; --bind-to none turns
+ * both off). Without it the kernel sometimes keeps two busy ranks on one core of a
  * small machine while the other idles, and a shared-memory job runs at a tenth of its speed.
  *
  * <p>Only the calling thread is bound (Linux sched_setaffinity on thread 0, through the FFM
@@ -117,6 +118,16 @@ public final class Affinity {
         } catch (NumberFormatException e) {
             threads = 1;
         }
+        return bindRank(localRank, localSize, threads);
+    }
+
+    /**
+     * Binds the calling thread, local rank {@code localRank} of {@code localSize} with
+     * {@code threads} threads each, to its slot of the allowed cores (the smp launcher's rank
+     * threads, and process ranks through {@link #bindFromEnvironment}); returns the CPUs bound
+     * to, empty if none (the ranks' threads do not fit, or binding is not possible here).
+     */
+    public static int[] bindRank(int localRank, int localSize, int threads) {
         int[] cpus = slot(allowedCpus(), localRank, localSize, threads);
         return cpus.length > 0 && bindCurrentThread(cpus) ? cpus : new int[0];
     }
