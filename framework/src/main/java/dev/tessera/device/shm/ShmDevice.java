@@ -131,6 +131,8 @@ public final class ShmDevice extends MatchingDevice {
     private volatile long nextSleepCheck;
     /** Sleeps on the doorbell so far (diagnostics and tests). */
     private final AtomicInteger sleeps = new AtomicInteger();
+    /** Yields of blocking request waits so far (diagnostics and tests). */
+    private final AtomicInteger yields = new AtomicInteger();
 
     /** Polls of a shared-memory collective's condition between two calls of {@link #progress} while waiting. */
     private static final int CONDITION_POLLS = 16;
@@ -147,6 +149,13 @@ public final class ShmDevice extends MatchingDevice {
      * (docs/performance.md, 2026-11-24).
      */
     static final int SPIN_POLLS = Integer.getInteger("tessera.wait.spins", 20);
+    /**
+     * How long a blocking request wait yields its core, polling between yields, after its
+     * {@link #SPIN_POLLS} empty polls and before it sleeps on the doorbell
+     * ({@code tessera.wait.yieldMicros}, 0: no yield phase). The collectives' waits have their
+     * own ({@code tessera.shm.coll.yieldMicros}).
+     */
+    static final long WAIT_YIELD_NANOS = Long.getLong("tessera.wait.yieldMicros", 0) * 1000L;
     /** Longest sleep on the doorbell before the sleeper checks its peers' liveness. */
     private static final long SLEEP_NANOS = Long.getLong("tessera.shm.sleepMillis", 100) * 1_000_000L;
     private static final MemorySegment SLEEP_TIMEOUT = Futex.available() ? Futex.timeout(SLEEP_NANOS) : null;
@@ -862,6 +871,7 @@ public final class ShmDevice extends MatchingDevice {
     private void awaitSleeping(DeviceRequest request) {
         boolean ringsOnCompletion = false;
         int idle = 0;
+        long yieldEnd = 0;
         while (!request.isComplete()) {
             if (progress()) {
                 idle = 0;
@@ -870,6 +880,19 @@ public final class ShmDevice extends MatchingDevice {
             if (idle++ < SPIN_POLLS) {
                 Thread.onSpinWait();
                 continue;
+            }
+            if (WAIT_YIELD_NANOS > 0) {
+                // the yield phase: the peer this rank waits for usually waits for a core, and a yield
+                // hands it this one at once; a sleep and its wake-up through the futex cost more
+                long now = System.nanoTime();
+                if (yieldEnd == 0) {
+                    yieldEnd = now + WAIT_YIELD_NANOS;
+                }
+                if (now < yieldEnd) {
+                    yields.incrementAndGet();
+                    Thread.yield();
+                    continue;
+                }
             }
             failure.check();
             if (!ringsOnCompletion) {
@@ -885,6 +908,7 @@ public final class ShmDevice extends MatchingDevice {
                 checkHealthy();
             }
             idle = 0;
+            yieldEnd = 0;
         }
     }
 
@@ -962,6 +986,11 @@ public final class ShmDevice extends MatchingDevice {
     /** How many times a thread of this rank went to sleep on its doorbell. */
     public int sleeps() {
         return sleeps.get();
+    }
+
+    /** How many times a blocking request wait of this rank yielded its core before sleeping. */
+    public int yields() {
+        return yields.get();
     }
 
     // ------------------------------------------------------------------ shared-memory collectives

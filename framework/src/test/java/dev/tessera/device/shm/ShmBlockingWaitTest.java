@@ -73,10 +73,41 @@ class ShmBlockingWaitTest {
             watcher.join();
             assertEquals(42, value[0]);
             assertTrue(d.sleeps() > 0, "rank 1 never slept on its doorbell");
+            assertEquals(0, d.yields(), "rank 1 yielded, but the default has no yield phase");
             assertTrue(asleep.get() > samples.get() / 2, "rank 1 was asleep in only " + asleep.get() + " of "
                     + samples.get() + " looks at its state while it waited: it spun");
             assertTrue(cpu < wall / 2, "rank 1 used " + cpu / 1_000_000 + " ms of CPU in a wait of "
                     + wall / 1_000_000 + " ms: it spun instead of sleeping");
+        }
+        world.barrier();
+    }
+
+    /**
+     * With -Dtessera.wait.yieldMicros a blocking request wait yields its core for that long
+     * before it sleeps: rank 1 waits 300 ms for a message, yields first, and still sleeps after.
+     */
+    @Test
+    void aBlockingWaitYieldsBeforeItSleepsWhenAskedTo() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0,
+                List.of("-Dtessera.wait=block", "-Dtessera.wait.yieldMicros=2000"))
+                .run(2, ShmBlockingWaitTest::yieldThenSleep);
+    }
+
+    static void yieldThenSleep(Comm world) throws Exception {
+        int[] value = new int[1];
+        world.barrier();
+        if (world.rank() == 0) {
+            Thread.sleep(300);
+            value[0] = 43;
+            world.send(Buffer.of(value), 1, 8);
+        } else {
+            ShmDevice d = device();
+            int yields = d.yields();
+            int sleeps = d.sleeps();
+            world.recv(Buffer.of(value), 0, 8);
+            assertEquals(43, value[0]);
+            assertTrue(d.yields() > yields, "rank 1 slept without yielding first");
+            assertTrue(d.sleeps() > sleeps, "rank 1 yielded for the whole wait instead of sleeping after 2 ms");
         }
         world.barrier();
     }
