@@ -297,7 +297,13 @@ public final class ShmDevice extends MatchingDevice {
         }
     }
 
-    /** The producer side of the ring to one peer and the queue of pieces not yet in it; lock: the object. */
+    /**
+     * The producer side of the ring to one peer and the queue of pieces not yet in it, guarded
+     * by {@link #lock()}: a reentrant lock taken with one compare-and-set of its owner and
+     * released with a release store (a monitor costs a second atomic on release, and this lock
+     * is on every small message's path). A thread that finds it taken spins briefly, then
+     * yields: holders only write cells (at most one ring's worth) and complete requests.
+     */
     private static final class Outbound {
         final ShmRing ring;
         final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
@@ -306,11 +312,42 @@ public final class ShmDevice extends MatchingDevice {
         private final MemorySegment file;
         /** The peer's doorbell if it may sleep, else -1. */
         private final long bell;
+        /** The thread that holds the lock, or null. */
+        @SuppressWarnings("unused")   // through OWNER
+        private volatile Thread owner;
+        /** How many times the owner holds it (reentrant: completing a request may run a callback that sends). */
+        private int holds;
 
         Outbound(ShmRing ring, MemorySegment file, long bell) {
             this.ring = ring;
             this.file = file;
             this.bell = bell;
+        }
+
+        private void lock() {
+            Thread me = Thread.currentThread();
+            if (OWNER.compareAndSet(this, null, me)) {
+                holds = 1;
+                return;
+            }
+            if (OWNER.getOpaque(this) == me) {
+                holds++;
+                return;
+            }
+            for (int spins = 0; !OWNER.compareAndSet(this, null, me); spins++) {
+                if (spins < 100) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield();
+                }
+            }
+            holds = 1;
+        }
+
+        private void unlock() {
+            if (--holds == 0) {
+                OWNER.setRelease(this, null);
+            }
         }
 
         /** Wakes the peer if it sleeps: after cells were published. */
@@ -321,7 +358,16 @@ public final class ShmDevice extends MatchingDevice {
         }
 
         /** Writes queued pieces while there is room; true if anything was written. */
-        synchronized boolean push() {
+        boolean push() {
+            lock();
+            try {
+                return pushLocked();
+            } finally {
+                unlock();
+            }
+        }
+
+        private boolean pushLocked() {
             boolean any = false;
             Outgoing m;
             while ((m = queue.peek()) != null) {
@@ -385,7 +431,16 @@ public final class ShmDevice extends MatchingDevice {
          * ring when nothing is queued before it (no queue entry, complete at once); false if
          * it must take the queue.
          */
-        synchronized boolean tryDirect(MemorySegment payload, int tag, int context, int typeCode) {
+        boolean tryDirect(MemorySegment payload, int tag, int context, int typeCode) {
+            lock();
+            try {
+                return tryDirectLocked(payload, tag, context, typeCode);
+            } finally {
+                unlock();
+            }
+        }
+
+        private boolean tryDirectLocked(MemorySegment payload, int tag, int context, int typeCode) {
             if (!queue.isEmpty()) {
                 return false;
             }
@@ -412,9 +467,24 @@ public final class ShmDevice extends MatchingDevice {
             return true;
         }
 
-        synchronized void add(Outgoing m) {
-            queue.add(m);
-            queued = queue.size();
+        void add(Outgoing m) {
+            lock();
+            try {
+                queue.add(m);
+                queued = queue.size();
+            } finally {
+                unlock();
+            }
+        }
+    }
+
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = java.lang.invoke.MethodHandles.lookup().findVarHandle(Outbound.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
         }
     }
 
@@ -850,8 +920,13 @@ public final class ShmDevice extends MatchingDevice {
             // between polls: Thread.onSpinWait costs 25 ns on AMD EPYC (Zen 4), several times a poll, and
             // a message that lands during it waits for it; then the device's usual spin, park and hang report
             for (int i = 0; i < TIGHT_POLLS && !request.isComplete(); i++) {
-                if (workInSight()) {
-                    progress();
+                if (workInSight() && tryProgressing()) {
+                    // work seen: straight to the drain (progress() would look for it a second time)
+                    try {
+                        progressHeld();
+                    } finally {
+                        doneProgressing();
+                    }
                 }
             }
             super.await(request);
@@ -1191,7 +1266,8 @@ public final class ShmDevice extends MatchingDevice {
         }
         java.util.Set<Outgoing> failed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         Outbound ob = outbound[p];
-        synchronized (ob) {
+        ob.lock();
+        try {
             for (Outgoing m : ob.queue) {
                 if (m.request != null) {
                     failed.add(m);
@@ -1199,6 +1275,8 @@ public final class ShmDevice extends MatchingDevice {
             }
             ob.queue.clear();   // with acknowledgements to the dead rank: nobody reads them
             ob.queued = 0;
+        } finally {
+            ob.unlock();
         }
         for (var e : awaitingAck.entrySet()) {
             if (e.getValue().peer == p && awaitingAck.remove(e.getKey(), e.getValue())) {
@@ -1252,8 +1330,11 @@ public final class ShmDevice extends MatchingDevice {
             for (int p = 0; p < size; p++) {
                 Outbound ob = outbound[p];
                 if (ob != null && !failure.isDead(world[p])) {
-                    synchronized (ob) {
+                    ob.lock();
+                    try {
                         pending |= !ob.queue.isEmpty();
+                    } finally {
+                        ob.unlock();
                     }
                 }
             }

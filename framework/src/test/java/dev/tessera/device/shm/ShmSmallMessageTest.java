@@ -252,4 +252,67 @@ class ShmSmallMessageTest {
         assertArrayEquals(pattern(sizes[i], 40 + i).toArray(ValueLayout.JAVA_BYTE),
                 r.buffer().asSlice(0, sizes[i]).toArray(ValueLayout.JAVA_BYTE), "payload of message " + i);
     }
+
+    /**
+     * A send queued because it needs more cells than the ring has completes inside the ring's
+     * lock (the progress that writes its last cell); a callback of that completion may send
+     * again to the same peer: the lock is reentrant, so this neither deadlocks nor reorders.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aCallbackOfACompletedSendMaySendAgainOnTheSameRing() {
+        int n = (CELLS + 3) * CAPACITY;
+        MemorySegment big = pattern(n, 7);
+        MemorySegment small = pattern(8, 8);
+        DeviceRequest[] follow = new DeviceRequest[1];
+        DeviceRequest send = rank0.isend(big, 1, 21, 0, 0, false);
+        assertFalse(send.isComplete(), "the message must outgrow the ring for this test");
+        send.whenComplete(() -> follow[0] = rank0.isend(small, 1, 22, 0, 0, false));
+        ReceiveRequest bigRecv = rank1.irecv(MemorySegment.ofArray(new byte[n]), 0, 21, 0, 0);
+        ReceiveRequest smallRecv = rank1.irecv(MemorySegment.ofArray(new byte[8]), 0, 22, 0, 0);
+        untilComplete(send, bigRecv, smallRecv);
+        assertTrue(follow[0] != null && follow[0].isComplete(), "the callback's send did not run");
+        assertArrayEquals(big.toArray(ValueLayout.JAVA_BYTE), bigRecv.buffer().toArray(ValueLayout.JAVA_BYTE));
+        assertArrayEquals(small.toArray(ValueLayout.JAVA_BYTE), smallRecv.buffer().toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    /**
+     * Two threads of one rank send to the same peer at once, small messages (straight into the
+     * ring) and ones of two cells (through the queue), while a third drives progress: each
+     * thread's messages arrive whole and in order (the ring's lock lets one writer at a time).
+     */
+    @Test
+    void twoThreadsSendingOnOneRingAtOnceKeepEachOnesMessagesWholeAndInOrder() throws Exception {
+        int count = 8000;
+        int[] sizes = {8, 16, 40, 8, 24, CAPACITY + 100};
+        List<Thread> senders = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        for (int t = 0; t < 2; t++) {
+            int tag = 30 + t;
+            senders.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < count; i++) {
+                        rank0.isend(pattern(sizes[i % sizes.length], tag * 10_000 + i), 1, tag, 0, 0, false);
+                    }
+                } catch (Throwable e) {
+                    failed.set(e);
+                }
+            }));
+        }
+        for (int i = 0; i < count; i++) {
+            int n = sizes[i % sizes.length];
+            ReceiveRequest a = rank1.irecv(MemorySegment.ofArray(new byte[n]), 0, 30, 0, 0);
+            ReceiveRequest b = rank1.irecv(MemorySegment.ofArray(new byte[n]), 0, 31, 0, 0);
+            untilComplete(a, b);
+            assertNull(failed.get());
+            assertArrayEquals(pattern(n, 300_000 + i).toArray(ValueLayout.JAVA_BYTE), a.buffer().toArray(ValueLayout.JAVA_BYTE),
+                    "thread 0's message " + i);
+            assertArrayEquals(pattern(n, 310_000 + i).toArray(ValueLayout.JAVA_BYTE), b.buffer().toArray(ValueLayout.JAVA_BYTE),
+                    "thread 1's message " + i);
+        }
+        for (Thread t : senders) {
+            t.join();
+        }
+        assertNull(failed.get());
+    }
 }
