@@ -52,8 +52,11 @@ public final class SmpLauncher {
         }
         SmpJob job = new SmpJob(spec.ranks());
         Thread exitGuard = exitGuard(job);
+        int bindThreads = bindThreads(spec);
         job.start(rank -> () -> {
-            bind(spec, rank);
+            if (bindThreads > 0) {
+                dev.tessera.runtime.internal.Affinity.bindRank(rank, spec.ranks(), bindThreads);
+            }
             invoke(mains[rank], args.clone());
         }, loaders::get, 16L << 20);
         try {
@@ -118,26 +121,40 @@ public final class SmpLauncher {
     }
 
     /**
-     * With --bind-to core (the default of tessera run), binds rank {@code rank}'s thread to cores
-     * of its own as process ranks are bound (local rank i with T threads: cores iT..iT+T-1 of the
-     * allowed set; nothing when ranks x threads exceed them). Two rank threads that exchange
-     * messages otherwise end up stacked on one core of a small machine at times, once one of them
-     * parks and the other wakes it: smp bw at 1 KiB on a 2-core AMD EPYC read about 330 MB/s in
-     * such runs against 3,000-6,000 MB/s in the others (docs/performance.md, 2026-11-25).
+     * With --bind-to core (the default of tessera run), the threads per rank that each rank
+     * thread is bound with, as process ranks are bound (local rank i with T threads: cores
+     * iT..iT+T-1 of the allowed set); 0: no binding (--bind-to none, or ranks x threads exceed
+     * the cores). Two rank threads that exchange messages otherwise end up stacked on one core of
+     * a small machine at times, once one of them parks and the other wakes it: smp bw at 8 B and
+     * 1 KiB on a 2-core AMD EPYC fell 10-50x in such runs (docs/performance.md, 2026-11-25).
      */
-    private static void bind(LaunchSpec spec, int rank) {
-        if (spec.bindToCore()) {
-            int threads = spec.threads() > 0 ? spec.threads()
-                    : Math.max(1, Runtime.getRuntime().availableProcessors() / Math.max(1, spec.ranks()));
-            dev.tessera.runtime.internal.Affinity.bindRank(rank, spec.ranks(), threads);
+    private static int bindThreads(LaunchSpec spec) {
+        if (!spec.bindToCore()) {
+            return 0;
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        int threads = spec.threads() > 0 ? spec.threads()
+                : environmentThreads() > 0 ? environmentThreads() : Math.max(1, cores / Math.max(1, spec.ranks()));
+        return (long) threads * spec.ranks() <= cores ? threads : 0;
+    }
+
+    /** TESSERA_THREADS of this JVM's environment (the ranks' Options read it too), or 0 if unset or not a number. */
+    private static int environmentThreads() {
+        try {
+            return Integer.parseInt(System.getenv().getOrDefault("TESSERA_THREADS", "0").strip());
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 
-    private static String[] withThreads(LaunchSpec spec) {
+    static String[] withThreads(LaunchSpec spec) {
         List<String> a = new ArrayList<>();
-        if (spec.threads() > 0) {
+        int bound = environmentThreads() > 0 ? 0 : bindThreads(spec);
+        if (spec.threads() > 0 || bound > 0) {
+            // a bound rank thread sees only its own cores (Runtime.availableProcessors), so the
+            // default thread count, computed from all of them, is passed on explicitly
             a.add("--threads");
-            a.add(Integer.toString(spec.threads()));
+            a.add(Integer.toString(spec.threads() > 0 ? spec.threads() : bound));
         }
         a.addAll(spec.args());
         return a.toArray(new String[0]);

@@ -129,6 +129,22 @@ class SmpLauncherTest {
         }
     }
 
+    /**
+     * A bound rank thread sees only its own cores (Runtime.availableProcessors), so the launcher
+     * passes the default thread count, computed from all cores, on to the ranks itself.
+     */
+    @Test
+    void boundRanksGetTheDefaultThreadCountOfTheWholeMachine() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        org.junit.jupiter.api.Assumptions.assumeTrue(cores >= 2 && System.getenv("TESSERA_THREADS") == null);
+        LaunchSpec bound = new LaunchSpec(2, 0, List.of(), 0, "smp", false, List.of(classes), "Cores", List.of("x"),
+                List.of(), Duration.ofSeconds(10), true);
+        assertEquals(List.of("--threads", Integer.toString(cores / 2), "x"), List.of(SmpLauncher.withThreads(bound)));
+        LaunchSpec free = new LaunchSpec(2, 0, List.of(), 0, "smp", false, List.of(classes), "Cores", List.of("x"),
+                List.of(), Duration.ofSeconds(10), false);
+        assertEquals(List.of("x"), List.of(SmpLauncher.withThreads(free)));
+    }
+
     @Test
     void aRankThatThrowsFailsTheJobAndIsNamed() {
         int[] code = new int[1];
