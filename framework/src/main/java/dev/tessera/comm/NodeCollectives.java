@@ -120,6 +120,19 @@ final class NodeCollectives {
         return slotCalls.get();
     }
 
+    /**
+     * Whether bcast and allgather data larger than a slot go through the slots in chunks
+     * ({@code tessera.shm.coll.chunks}: {@code auto}, the default, with more than two ranks;
+     * {@code on}; {@code off}). With two ranks the point-to-point algorithms, which copy once
+     * for large messages, are faster; with more, every step of theirs is a message that a
+     * rank descheduled on an oversubscribed core holds up. Every rank must see the same value.
+     */
+    boolean chunksLarge() {
+        return CHUNKS.equals("on") || CHUNKS.equals("auto") && p > 2;
+    }
+
+    private static final String CHUNKS = System.getProperty("tessera.shm.coll.chunks", "auto");
+
     /** Bytes one rank can contribute to a call through the slots. */
     long slotBytes() {
         return slot;
@@ -408,16 +421,29 @@ final class NodeCollectives {
         finish(c, Integer.MAX_VALUE);
     }
 
+    /**
+     * Bcast through the root's slots; data larger than a slot goes through them in chunks of a
+     * slot each (flagged calls with the call's index and signature, as the reduction chunks),
+     * so the root runs up to DEPTH - LAG - 1 chunks ahead of the slowest reader.
+     */
     void bcast(CollectiveCheck.Signature signature, MemorySegment data, int root) {
-        Call c = start(signature, me == root ? data : null);
+        long bytes = data.byteSize();
+        long callIndex = comm.nextCollectiveIndex(true);
+        checking = CollectiveCheck.enabled(comm.env.tuning);
         slotCalls.getAndIncrement();
-        if (me != root) {
-            await(root, c.k(), c.index(), signature, true);
-            if (data.byteSize() > 0) {
-                MemorySegment.copy(mem, slotAt(root, c.k()) + DATA, data, 0, data.byteSize());
+        long done = 0;
+        do {
+            long n = Math.min(slot, bytes - done);
+            Call c = publish(callIndex, signature, me != root ? null : n == bytes ? data : data.asSlice(done, n));
+            if (me != root) {
+                await(root, c.k(), c.index(), signature, true);
+                if (n > 0) {
+                    MemorySegment.copy(mem, slotAt(root, c.k()) + DATA, data, done, n);
+                }
             }
-        }
-        finish(c, me == root ? -1 : root);
+            finish(c, me == root ? -1 : root);
+            done += n;
+        } while (done < bytes);
     }
 
     /**
@@ -649,18 +675,28 @@ final class NodeCollectives {
         }
     }
 
-    /** Allgather: {@code mine} is this rank's block, {@code data} the receive buffer (p blocks of mine's size). */
+    /**
+     * Allgather: {@code mine} is this rank's block, {@code data} the receive buffer (p blocks of
+     * mine's size). A block larger than a slot goes through the slots in chunks of a slot each.
+     */
     void allgather(CollectiveCheck.Signature signature, MemorySegment mine, MemorySegment data) {
-        Call c = start(signature, mine);
-        slotCalls.getAndIncrement();
         long block = mine.byteSize();
-        for (int j = 0; j < p; j++) {
-            if (j != me) {
-                await(j, c.k(), c.index(), signature, true);
-                MemorySegment.copy(mem, slotAt(j, c.k()) + DATA, data, j * block, block);
+        long callIndex = comm.nextCollectiveIndex(true);
+        checking = CollectiveCheck.enabled(comm.env.tuning);
+        slotCalls.getAndIncrement();
+        long done = 0;
+        do {
+            long n = Math.min(slot, block - done);
+            Call c = publish(callIndex, signature, n == block ? mine : mine.asSlice(done, n));
+            for (int j = 0; j < p; j++) {
+                if (j != me) {
+                    await(j, c.k(), c.index(), signature, true);
+                    MemorySegment.copy(mem, slotAt(j, c.k()) + DATA, data, j * block + done, n);
+                }
             }
-        }
-        finish(c, Integer.MAX_VALUE);
+            finish(c, Integer.MAX_VALUE);
+            done += n;
+        } while (done < block);
     }
 
     /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code recv} receives p blocks. */

@@ -117,7 +117,9 @@ class SharedMemoryCollectivesTest {
         }
         count[0] = world.sharedMemoryCollectiveCalls();
 
-        // larger than a slot (16 KiB by default): the point-to-point algorithms, checked through the slots
+        // larger than a slot (16 KiB by default): with two ranks the point-to-point algorithms, checked through
+        // the slots; with more, chunks through the slots (NodeCollectives.chunksLarge), one shared-memory call
+        boolean large = shared && p > 2;
         int[] big = new int[64 * 1024];
         if (me == 0) {
             for (int i = 0; i < big.length; i++) {
@@ -128,7 +130,8 @@ class SharedMemoryCollectivesTest {
         for (int i = 0; i < big.length; i++) {
             assertEquals(i ^ 0x5a5a, big[i], "element " + i);
         }
-        assertEquals(count[0], world.sharedMemoryCollectiveCalls(), "a 256 KiB bcast does not fit a slot");
+        assertEquals(count[0] + (large ? 1 : 0), world.sharedMemoryCollectiveCalls(), "a 256 KiB bcast");
+        count[0] = world.sharedMemoryCollectiveCalls();
 
         // more point-to-point calls in a row than there are slots, then shared-memory ones again: the
         // agreement check of each call reads the right neighbour's slot before it is reused (no false mismatch)
@@ -147,7 +150,91 @@ class SharedMemoryCollectivesTest {
                 assertEquals(i, s[0]);
             }
         }
-        assertEquals(count[0] + (shared ? 90 : 0), world.sharedMemoryCollectiveCalls());
+        assertEquals(count[0] + (shared ? 90 : 0) + (large ? 30 : 0), world.sharedMemoryCollectiveCalls());
+    }
+
+    /**
+     * Bcast and allgather data larger than a slot go through the slots in chunks: with 64-byte
+     * slots and sizes that end inside, at and just past chunk boundaries (and in a chunk's
+     * header line), every byte of every datatype class arrives, with every root, in place and
+     * not, from heap arrays and a native segment, through more chunks than a rank has slots;
+     * each call counts as one shared-memory call. Two ranks take the chunks only when switched
+     * on ({@code on}); {@code auto} takes them from three ranks on.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"2 on", "3 on", "4 on", "3 auto", "4 auto"})
+    void bcastAndAllgatherLargerThanASlotGoThroughItInChunks(String job) {
+        String[] w = job.split(" ");
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0,
+                List.of("-Dtessera.shm.coll.slotBytes=64", "-Dtessera.shm.coll.chunks=" + w[1]))
+                .run(Integer.parseInt(w[0]), SharedMemoryCollectivesTest::chunkedBcastAndAllgather);
+    }
+
+    /** Value of element i of rank r's data in call c, distinct across ranks, calls and positions. */
+    private static long mark(int r, int c, int i) {
+        return r * 1_000_003L + c * 7919L + i;
+    }
+
+    static void chunkedBcastAndAllgather(Comm world) {
+        int p = world.size();
+        int me = world.rank();
+        int call = 0;
+        for (int n : new int[] {1, 7, 8, 9, 16, 17, 63, 64, 65, 200, 1000}) {
+            int root = call % p;
+            long before = world.sharedMemoryCollectiveCalls();
+            // bcast: bytes (n bytes), ints (4n), doubles and longs (8n), chars (2n), a native segment of longs
+            byte[] b = new byte[n];
+            int[] in = new int[n];
+            double[] d = new double[n];
+            char[] ch = new char[n];
+            java.lang.foreign.MemorySegment seg = java.lang.foreign.Arena.ofAuto().allocate(8L * n, 8);
+            for (int i = 0; i < n; i++) {
+                boolean r = me == root;
+                b[i] = r ? (byte) mark(root, call, i) : 0;
+                in[i] = r ? (int) mark(root, call, i) : -1;
+                d[i] = r ? mark(root, call, i) : -1;
+                ch[i] = r ? (char) mark(root, call, i) : 0;
+                seg.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i, r ? mark(root, call, i) : -1);
+            }
+            world.bcast(Buffer.of(b), root);
+            world.bcast(Buffer.of(in), root);
+            world.bcast(Buffer.of(d), root);
+            world.bcast(Buffer.of(ch), root);
+            world.bcast(Buffer.of(seg, dev.tessera.comm.Datatype.LONG), root);
+            for (int i = 0; i < n; i++) {
+                String at = "n = " + n + ", root " + root + ", element " + i + ", rank " + me;
+                assertEquals((byte) mark(root, call, i), b[i], "bcast byte " + at);
+                assertEquals((int) mark(root, call, i), in[i], "bcast int " + at);
+                assertEquals((double) mark(root, call, i), d[i], "bcast double " + at);
+                assertEquals((char) mark(root, call, i), ch[i], "bcast char " + at);
+                assertEquals(mark(root, call, i), seg.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i),
+                        "bcast native long " + at);
+            }
+            // allgather: n longs (8n bytes) and n shorts (2n) per rank, out of place; n floats in place
+            long[] mine = new long[n];
+            short[] sh = new short[n];
+            float[] all = new float[p * n];
+            for (int i = 0; i < n; i++) {
+                mine[i] = mark(me, call, i);
+                sh[i] = (short) mark(me, call, i);
+                all[me * n + i] = mark(me, call, i) % 100_000;
+            }
+            long[] gl = new long[p * n];
+            short[] gs = new short[p * n];
+            world.allgather(Buffer.of(mine), Buffer.of(gl));
+            world.allgather(Buffer.of(sh), Buffer.of(gs));
+            world.allgather(Buffer.of(all));
+            for (int j = 0; j < p; j++) {
+                for (int i = 0; i < n; i++) {
+                    String at = "n = " + n + ", block " + j + ", element " + i + ", rank " + me;
+                    assertEquals(mark(j, call, i), gl[j * n + i], "allgather long " + at);
+                    assertEquals((short) mark(j, call, i), gs[j * n + i], "allgather short " + at);
+                    assertEquals((float) (mark(j, call, i) % 100_000), all[j * n + i], "allgather float in place " + at);
+                }
+            }
+            assertEquals(before + 8, world.sharedMemoryCollectiveCalls(), "calls through shared memory, n = " + n);
+            call++;
+        }
     }
 
     /**
