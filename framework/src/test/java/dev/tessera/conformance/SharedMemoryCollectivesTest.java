@@ -170,6 +170,34 @@ class SharedMemoryCollectivesTest {
                 .run(Integer.parseInt(w[0]), SharedMemoryCollectivesTest::chunkedBcastAndAllgather);
     }
 
+    /**
+     * Ranks whose waiting threads sleep (here forced with -Dtessera.wait=block; by default when
+     * ranks outnumber cores) get 64 KiB slots, spinning ranks 16 KiB: on two ranks a 32 KiB
+     * bcast fits a slot only in the first case, and one of 64 KiB + 8 B in neither (two ranks
+     * keep the point-to-point path for data larger than a slot).
+     */
+    @ParameterizedTest(name = "wait {0}")
+    @ValueSource(strings = {"spin", "block"})
+    void blockingRanksGetLargerSlots(String wait) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=" + wait)).run(2, world -> {
+            int me = world.rank();
+            for (int ints : new int[] {8 * 1024, 16 * 1024, 16 * 1024 + 2}) {
+                int[] data = new int[ints];
+                for (int i = 0; i < ints; i++) {
+                    data[i] = me == 1 ? i * 3 + ints : -1;
+                }
+                long before = world.sharedMemoryCollectiveCalls();
+                world.bcast(Buffer.of(data), 1);
+                boolean fits = 4L * ints <= (wait.equals("block") ? 64 : 16) * 1024;
+                assertEquals(before + (fits ? 1 : 0), world.sharedMemoryCollectiveCalls(),
+                        "a bcast of " + 4 * ints + " bytes through a slot, wait " + wait);
+                for (int i = 0; i < ints; i++) {
+                    assertEquals(i * 3 + ints, data[i], "element " + i + " of " + ints);
+                }
+            }
+        });
+    }
+
     /** Value of element i of rank r's data in call c, distinct across ranks, calls and positions. */
     private static long mark(int r, int c, int i) {
         return r * 1_000_003L + c * 7919L + i;
