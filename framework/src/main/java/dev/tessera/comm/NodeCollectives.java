@@ -60,6 +60,8 @@ import java.lang.invoke.VarHandle;
  * publishes its done word (live line + 8); the root of a reduce, or every rank of an
  * allreduce, copies the other members' parts once their done words reach the chunk's call.
  * Those parts are read during the reader's next call at the latest, within the LAG above.
+ * Bcast data and allgather blocks larger than a slot go through the slots the same way, a
+ * slot's worth of bytes per flagged call ({@link #chunksLarge}: from three ranks on).
  */
 final class NodeCollectives {
 
