@@ -198,6 +198,34 @@ class SharedMemoryCollectivesTest {
         });
     }
 
+    /**
+     * A rank killed before a bcast that goes through the slots in chunks (64-byte slots, 4 KiB):
+     * the root, which runs a few chunks ahead and then waits for that rank to free a slot, ends
+     * the job with the error naming it; nobody finishes the bcast and nobody hangs.
+     */
+    @ParameterizedTest(name = "wait {0}")
+    @ValueSource(strings = {"spin", "block"})
+    void aRankKilledBeforeAChunkedBcastEndsTheJobNamingIt(String wait) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
+                List.of("-Dtessera.wait=" + wait, "-Dtessera.shm.coll.slotBytes=64")).launch(3, world -> {
+                    world.barrier();
+                    if (world.rank() == 1) {
+                        new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                        Thread.sleep(60_000);
+                    }
+                    byte[] data = new byte[4096];
+                    world.bcast(Buffer.of(data), 0);
+                    System.out.println("rank " + world.rank() + " passed a chunked bcast without rank 1");
+                }, List.of());
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("rank 1 exited with status 137"), r.output());
+        assertTrue(r.output().lines().anyMatch(l -> l.startsWith("[0] tessera: rank 0 failed") && l.contains("rank 1")
+                && (l.contains("died or was killed") || l.contains("exited with status 137"))),
+                "the root must fail naming rank 1:\n" + r.output());
+        assertFalse(r.output().contains("passed a chunked bcast without rank 1"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
+
     /** Value of element i of rank r's data in call c, distinct across ranks, calls and positions. */
     private static long mark(int r, int c, int i) {
         return r * 1_000_003L + c * 7919L + i;
