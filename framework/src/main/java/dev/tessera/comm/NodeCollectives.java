@@ -424,15 +424,24 @@ final class NodeCollectives {
     }
 
     /**
+     * Starts a call that goes through the slots as one or more flagged calls (chunks): draws
+     * its index, reads the check mode, and counts it once as a shared-memory call.
+     */
+    private long begin() {
+        long callIndex = comm.nextCollectiveIndex(true);
+        checking = CollectiveCheck.enabled(comm.env.tuning);
+        slotCalls.getAndIncrement();
+        return callIndex;
+    }
+
+    /**
      * Bcast through the root's slots; data larger than a slot goes through them in chunks of a
      * slot each (flagged calls with the call's index and signature, as the reduction chunks),
      * so the root runs up to DEPTH - LAG - 1 chunks ahead of the slowest reader.
      */
     void bcast(CollectiveCheck.Signature signature, MemorySegment data, int root) {
         long bytes = data.byteSize();
-        long callIndex = comm.nextCollectiveIndex(true);
-        checking = CollectiveCheck.enabled(comm.env.tuning);
-        slotCalls.getAndIncrement();
+        long callIndex = begin();
         long done = 0;
         do {
             long n = Math.min(slot, bytes - done);
@@ -507,9 +516,7 @@ final class NodeCollectives {
      */
     private void split(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment data, int count, Op op,
             Datatype type, int root) {
-        long callIndex = comm.nextCollectiveIndex(true);
-        checking = CollectiveCheck.enabled(comm.env.tuning);
-        slotCalls.getAndIncrement();
+        long callIndex = begin();
         if (!op.builtIn()) {
             wholeChunks(callIndex, signature, send, data, count, op, type, root);
             return;
@@ -683,9 +690,7 @@ final class NodeCollectives {
      */
     void allgather(CollectiveCheck.Signature signature, MemorySegment mine, MemorySegment data) {
         long block = mine.byteSize();
-        long callIndex = comm.nextCollectiveIndex(true);
-        checking = CollectiveCheck.enabled(comm.env.tuning);
-        slotCalls.getAndIncrement();
+        long callIndex = begin();
         long done = 0;
         do {
             long n = Math.min(slot, block - done);
