@@ -226,6 +226,32 @@ class SharedMemoryCollectivesTest {
         assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
     }
 
+    /**
+     * The agreement check on the chunked path: one rank passes another count to a bcast or
+     * allgather that goes through the slots in chunks (and so a different number of chunks):
+     * the job ends with the disagreement error naming both counts, not a hang.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"bcast", "allgather"})
+    void aCountMismatchInAChunkedCallIsReported(String call) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
+                List.of("-Dtessera.shm.coll.slotBytes=64")).launch(3, world -> {
+                    int n = world.rank() == 2 ? 600 : 500;
+                    if (call.equals("bcast")) {
+                        world.bcast(Buffer.of(new double[n]), 0);
+                    } else {
+                        world.allgather(Buffer.of(new double[n * world.size()]));
+                    }
+                    world.barrier();
+                }, List.of());
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("ranks disagree on the collective call"), r.output());
+        int per = call.equals("bcast") ? 1 : 3;
+        assertTrue(r.output().contains("passed a count of " + 600 * per + " elements")
+                && r.output().contains("passed a count of " + 500 * per + " elements"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
+
     /** Value of element i of rank r's data in call c, distinct across ranks, calls and positions. */
     private static long mark(int r, int c, int i) {
         return r * 1_000_003L + c * 7919L + i;
