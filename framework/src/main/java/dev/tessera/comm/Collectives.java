@@ -129,6 +129,15 @@ final class Collectives {
         return node != null && bytes <= Math.max(maxBytes, node.slotBytes()) ? node : null;
     }
 
+    /**
+     * As {@link #nodeFor}, for bcast and allgather: data larger than a slot goes through the
+     * slots in chunks where {@link NodeCollectives#chunksLarge} says so.
+     */
+    NodeCollectives nodeForLarge(String collective, NativeCollectives lib, long bytes) {
+        NodeCollectives node = nodeFor(collective, lib, 0);
+        return node != null && (bytes <= node.slotBytes() || node.chunksLarge()) ? node : null;
+    }
+
     // ------------------------------------------------------------------ barrier, bcast
 
     void barrier() {
@@ -161,7 +170,7 @@ final class Collectives {
         comm.checkBuffer(call, buffer, rank() != root);   // the root only reads its buffer
         NativeCollectives lib = nativeFor("bcast", buffer.type(), null, buffer.count());
         MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
-        NodeCollectives node = nodeFor("bcast", lib, data.byteSize());
+        NodeCollectives node = nodeForLarge("bcast", lib, data.byteSize());
         if (node != null) {
             node.bcast(CollectiveCheck.Signature.of(call, buffer.type(), buffer.count(), root, null), data, root);
             if (rank() != root) {
@@ -296,7 +305,7 @@ final class Collectives {
         }
         NativeCollectives lib = nativeFor("allgather", recv.type(), null, block);
         MemorySegment data = recv.receiveSegment();
-        NodeCollectives node = nodeFor("allgather", lib, mine.byteSize());
+        NodeCollectives node = nodeForLarge("allgather", lib, mine.byteSize());
         if (node != null) {
             node.allgather(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
                     data.asSlice(rank() * mine.byteSize(), mine.byteSize()), data);

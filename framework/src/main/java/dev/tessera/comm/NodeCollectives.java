@@ -60,6 +60,8 @@ import java.lang.invoke.VarHandle;
  * publishes its done word (live line + 8); the root of a reduce, or every rank of an
  * allreduce, copies the other members' parts once their done words reach the chunk's call.
  * Those parts are read during the reader's next call at the latest, within the LAG above.
+ * Bcast data and allgather blocks larger than a slot go through the slots the same way, a
+ * slot's worth of bytes per flagged call ({@link #chunksLarge}: from three ranks on).
  */
 final class NodeCollectives {
 
@@ -119,6 +121,19 @@ final class NodeCollectives {
     long slotCalls() {
         return slotCalls.get();
     }
+
+    /**
+     * Whether bcast and allgather data larger than a slot go through the slots in chunks
+     * ({@code tessera.shm.coll.chunks}: {@code auto}, the default, with more than two ranks;
+     * {@code on}; {@code off}). With two ranks the point-to-point algorithms, which copy once
+     * for large messages, are faster; with more, every step of theirs is a message that a
+     * rank descheduled on an oversubscribed core holds up. Every rank must see the same value.
+     */
+    boolean chunksLarge() {
+        return CHUNKS.equals("on") || CHUNKS.equals("auto") && p > 2;
+    }
+
+    private static final String CHUNKS = System.getProperty("tessera.shm.coll.chunks", "auto");
 
     /** Bytes one rank can contribute to a call through the slots. */
     long slotBytes() {
@@ -408,16 +423,38 @@ final class NodeCollectives {
         finish(c, Integer.MAX_VALUE);
     }
 
-    void bcast(CollectiveCheck.Signature signature, MemorySegment data, int root) {
-        Call c = start(signature, me == root ? data : null);
+    /**
+     * Starts a call that goes through the slots as one or more flagged calls (chunks): draws
+     * its index, reads the check mode, and counts it once as a shared-memory call.
+     */
+    private long begin() {
+        long callIndex = comm.nextCollectiveIndex(true);
+        checking = CollectiveCheck.enabled(comm.env.tuning);
         slotCalls.getAndIncrement();
-        if (me != root) {
-            await(root, c.k(), c.index(), signature, true);
-            if (data.byteSize() > 0) {
-                MemorySegment.copy(mem, slotAt(root, c.k()) + DATA, data, 0, data.byteSize());
+        return callIndex;
+    }
+
+    /**
+     * Bcast through the root's slots; data larger than a slot goes through them in chunks of a
+     * slot each (flagged calls with the call's index and signature, as the reduction chunks),
+     * so the root runs up to DEPTH - LAG - 1 chunks ahead of the slowest reader.
+     */
+    void bcast(CollectiveCheck.Signature signature, MemorySegment data, int root) {
+        long bytes = data.byteSize();
+        long callIndex = begin();
+        long done = 0;
+        do {
+            long n = Math.min(slot, bytes - done);
+            Call c = publish(callIndex, signature, me != root ? null : n == bytes ? data : data.asSlice(done, n));
+            if (me != root) {
+                await(root, c.k(), c.index(), signature, true);
+                if (n > 0) {
+                    MemorySegment.copy(mem, slotAt(root, c.k()) + DATA, data, done, n);
+                }
             }
-        }
-        finish(c, me == root ? -1 : root);
+            finish(c, me == root ? -1 : root);
+            done += n;
+        } while (done < bytes);
     }
 
     /**
@@ -479,9 +516,7 @@ final class NodeCollectives {
      */
     private void split(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment data, int count, Op op,
             Datatype type, int root) {
-        long callIndex = comm.nextCollectiveIndex(true);
-        checking = CollectiveCheck.enabled(comm.env.tuning);
-        slotCalls.getAndIncrement();
+        long callIndex = begin();
         if (!op.builtIn()) {
             wholeChunks(callIndex, signature, send, data, count, op, type, root);
             return;
@@ -649,18 +684,26 @@ final class NodeCollectives {
         }
     }
 
-    /** Allgather: {@code mine} is this rank's block, {@code data} the receive buffer (p blocks of mine's size). */
+    /**
+     * Allgather: {@code mine} is this rank's block, {@code data} the receive buffer (p blocks of
+     * mine's size). A block larger than a slot goes through the slots in chunks of a slot each.
+     */
     void allgather(CollectiveCheck.Signature signature, MemorySegment mine, MemorySegment data) {
-        Call c = start(signature, mine);
-        slotCalls.getAndIncrement();
         long block = mine.byteSize();
-        for (int j = 0; j < p; j++) {
-            if (j != me) {
-                await(j, c.k(), c.index(), signature, true);
-                MemorySegment.copy(mem, slotAt(j, c.k()) + DATA, data, j * block, block);
+        long callIndex = begin();
+        long done = 0;
+        do {
+            long n = Math.min(slot, block - done);
+            Call c = publish(callIndex, signature, n == block ? mine : mine.asSlice(done, n));
+            for (int j = 0; j < p; j++) {
+                if (j != me) {
+                    await(j, c.k(), c.index(), signature, true);
+                    MemorySegment.copy(mem, slotAt(j, c.k()) + DATA, data, j * block + done, n);
+                }
             }
-        }
-        finish(c, Integer.MAX_VALUE);
+            finish(c, Integer.MAX_VALUE);
+            done += n;
+        } while (done < block);
     }
 
     /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code recv} receives p blocks. */

@@ -117,7 +117,9 @@ class SharedMemoryCollectivesTest {
         }
         count[0] = world.sharedMemoryCollectiveCalls();
 
-        // larger than a slot (16 KiB by default): the point-to-point algorithms, checked through the slots
+        // larger than a slot (16 KiB by default): with two ranks the point-to-point algorithms, checked through
+        // the slots; with more, chunks through the slots (NodeCollectives.chunksLarge), one shared-memory call
+        boolean large = shared && p > 2;
         int[] big = new int[64 * 1024];
         if (me == 0) {
             for (int i = 0; i < big.length; i++) {
@@ -128,7 +130,8 @@ class SharedMemoryCollectivesTest {
         for (int i = 0; i < big.length; i++) {
             assertEquals(i ^ 0x5a5a, big[i], "element " + i);
         }
-        assertEquals(count[0], world.sharedMemoryCollectiveCalls(), "a 256 KiB bcast does not fit a slot");
+        assertEquals(count[0] + (large ? 1 : 0), world.sharedMemoryCollectiveCalls(), "a 256 KiB bcast");
+        count[0] = world.sharedMemoryCollectiveCalls();
 
         // more point-to-point calls in a row than there are slots, then shared-memory ones again: the
         // agreement check of each call reads the right neighbour's slot before it is reused (no false mismatch)
@@ -147,7 +150,173 @@ class SharedMemoryCollectivesTest {
                 assertEquals(i, s[0]);
             }
         }
-        assertEquals(count[0] + (shared ? 90 : 0), world.sharedMemoryCollectiveCalls());
+        assertEquals(count[0] + (shared ? 90 : 0) + (large ? 30 : 0), world.sharedMemoryCollectiveCalls());
+    }
+
+    /**
+     * Bcast and allgather data larger than a slot go through the slots in chunks: with 64-byte
+     * slots and sizes that end inside, at and just past chunk boundaries (and in a chunk's
+     * header line), every byte of every datatype class arrives, with every root, in place and
+     * not, from heap arrays and a native segment, through more chunks than a rank has slots;
+     * each call counts as one shared-memory call. Two ranks take the chunks only when switched
+     * on ({@code on}); {@code auto} takes them from three ranks on.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"2 on", "3 on", "4 on", "3 auto", "4 auto"})
+    void bcastAndAllgatherLargerThanASlotGoThroughItInChunks(String job) {
+        String[] w = job.split(" ");
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0,
+                List.of("-Dtessera.shm.coll.slotBytes=64", "-Dtessera.shm.coll.chunks=" + w[1]))
+                .run(Integer.parseInt(w[0]), SharedMemoryCollectivesTest::chunkedBcastAndAllgather);
+    }
+
+    /**
+     * Ranks whose waiting threads sleep (here forced with -Dtessera.wait=block; by default when
+     * ranks outnumber cores) get 64 KiB slots, spinning ranks 16 KiB: on two ranks a 32 KiB
+     * bcast fits a slot only in the first case, and one of 64 KiB + 8 B in neither (two ranks
+     * keep the point-to-point path for data larger than a slot).
+     */
+    @ParameterizedTest(name = "wait {0}")
+    @ValueSource(strings = {"spin", "block"})
+    void blockingRanksGetLargerSlots(String wait) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=" + wait)).run(2, world -> {
+            int me = world.rank();
+            for (int ints : new int[] {8 * 1024, 16 * 1024, 16 * 1024 + 2}) {
+                int[] data = new int[ints];
+                for (int i = 0; i < ints; i++) {
+                    data[i] = me == 1 ? i * 3 + ints : -1;
+                }
+                long before = world.sharedMemoryCollectiveCalls();
+                world.bcast(Buffer.of(data), 1);
+                boolean fits = 4L * ints <= (wait.equals("block") ? 64 : 16) * 1024;
+                assertEquals(before + (fits ? 1 : 0), world.sharedMemoryCollectiveCalls(),
+                        "a bcast of " + 4 * ints + " bytes through a slot, wait " + wait);
+                for (int i = 0; i < ints; i++) {
+                    assertEquals(i * 3 + ints, data[i], "element " + i + " of " + ints);
+                }
+            }
+        });
+    }
+
+    /**
+     * A rank killed before a bcast that goes through the slots in chunks (64-byte slots, 4 KiB):
+     * the root, which runs a few chunks ahead and then waits for that rank to free a slot, ends
+     * the job with the error naming it; nobody finishes the bcast and nobody hangs.
+     */
+    @ParameterizedTest(name = "wait {0}")
+    @ValueSource(strings = {"spin", "block"})
+    void aRankKilledBeforeAChunkedBcastEndsTheJobNamingIt(String wait) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
+                List.of("-Dtessera.wait=" + wait, "-Dtessera.shm.coll.slotBytes=64")).launch(3, world -> {
+                    world.barrier();
+                    if (world.rank() == 1) {
+                        new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                        Thread.sleep(60_000);
+                    }
+                    byte[] data = new byte[4096];
+                    world.bcast(Buffer.of(data), 0);
+                    System.out.println("rank " + world.rank() + " passed a chunked bcast without rank 1");
+                }, List.of());
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("rank 1 exited with status 137"), r.output());
+        assertTrue(r.output().lines().anyMatch(l -> l.startsWith("[0] tessera: rank 0 failed") && l.contains("rank 1")
+                && (l.contains("died or was killed") || l.contains("exited with status 137"))),
+                "the root must fail naming rank 1:\n" + r.output());
+        assertFalse(r.output().contains("passed a chunked bcast without rank 1"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
+
+    /**
+     * The agreement check on the chunked path: one rank passes another count to a bcast or
+     * allgather that goes through the slots in chunks (and so a different number of chunks):
+     * the job ends with the disagreement error naming both counts, not a hang.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"bcast", "allgather"})
+    void aCountMismatchInAChunkedCallIsReported(String call) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
+                List.of("-Dtessera.shm.coll.slotBytes=64")).launch(3, world -> {
+                    int n = world.rank() == 2 ? 600 : 500;
+                    if (call.equals("bcast")) {
+                        world.bcast(Buffer.of(new double[n]), 0);
+                    } else {
+                        world.allgather(Buffer.of(new double[n * world.size()]));
+                    }
+                    world.barrier();
+                }, List.of());
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("ranks disagree on the collective call"), r.output());
+        int per = call.equals("bcast") ? 1 : 3;
+        assertTrue(r.output().contains("passed a count of " + 600 * per + " elements")
+                && r.output().contains("passed a count of " + 500 * per + " elements"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
+
+    /** Value of element i of rank r's data in call c, distinct across ranks, calls and positions. */
+    private static long mark(int r, int c, int i) {
+        return r * 1_000_003L + c * 7919L + i;
+    }
+
+    static void chunkedBcastAndAllgather(Comm world) {
+        int p = world.size();
+        int me = world.rank();
+        int call = 0;
+        for (int n : new int[] {1, 7, 8, 9, 16, 17, 63, 64, 65, 200, 1000}) {
+            int root = call % p;
+            long before = world.sharedMemoryCollectiveCalls();
+            // bcast: bytes (n bytes), ints (4n), doubles and longs (8n), chars (2n), a native segment of longs
+            byte[] b = new byte[n];
+            int[] in = new int[n];
+            double[] d = new double[n];
+            char[] ch = new char[n];
+            java.lang.foreign.MemorySegment seg = java.lang.foreign.Arena.ofAuto().allocate(8L * n, 8);
+            for (int i = 0; i < n; i++) {
+                boolean r = me == root;
+                b[i] = r ? (byte) mark(root, call, i) : 0;
+                in[i] = r ? (int) mark(root, call, i) : -1;
+                d[i] = r ? mark(root, call, i) : -1;
+                ch[i] = r ? (char) mark(root, call, i) : 0;
+                seg.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i, r ? mark(root, call, i) : -1);
+            }
+            world.bcast(Buffer.of(b), root);
+            world.bcast(Buffer.of(in), root);
+            world.bcast(Buffer.of(d), root);
+            world.bcast(Buffer.of(ch), root);
+            world.bcast(Buffer.of(seg, dev.tessera.comm.Datatype.LONG), root);
+            for (int i = 0; i < n; i++) {
+                String at = "n = " + n + ", root " + root + ", element " + i + ", rank " + me;
+                assertEquals((byte) mark(root, call, i), b[i], "bcast byte " + at);
+                assertEquals((int) mark(root, call, i), in[i], "bcast int " + at);
+                assertEquals((double) mark(root, call, i), d[i], "bcast double " + at);
+                assertEquals((char) mark(root, call, i), ch[i], "bcast char " + at);
+                assertEquals(mark(root, call, i), seg.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i),
+                        "bcast native long " + at);
+            }
+            // allgather: n longs (8n bytes) and n shorts (2n) per rank, out of place; n floats in place
+            long[] mine = new long[n];
+            short[] sh = new short[n];
+            float[] all = new float[p * n];
+            for (int i = 0; i < n; i++) {
+                mine[i] = mark(me, call, i);
+                sh[i] = (short) mark(me, call, i);
+                all[me * n + i] = mark(me, call, i) % 100_000;
+            }
+            long[] gl = new long[p * n];
+            short[] gs = new short[p * n];
+            world.allgather(Buffer.of(mine), Buffer.of(gl));
+            world.allgather(Buffer.of(sh), Buffer.of(gs));
+            world.allgather(Buffer.of(all));
+            for (int j = 0; j < p; j++) {
+                for (int i = 0; i < n; i++) {
+                    String at = "n = " + n + ", block " + j + ", element " + i + ", rank " + me;
+                    assertEquals(mark(j, call, i), gl[j * n + i], "allgather long " + at);
+                    assertEquals((short) mark(j, call, i), gs[j * n + i], "allgather short " + at);
+                    assertEquals((float) (mark(j, call, i) % 100_000), all[j * n + i], "allgather float in place " + at);
+                }
+            }
+            assertEquals(before + 8, world.sharedMemoryCollectiveCalls(), "calls through shared memory, n = " + n);
+            call++;
+        }
     }
 
     /**

@@ -50,7 +50,7 @@ public final class ShmFile {
                                  dev.tessera.device.MatchingEngine engine, int[] world, WaitMode wait) {
         int cellBytes = Integer.getInteger("tessera.shm.cellBytes", DEFAULT_CELL_BYTES);
         int cells = Integer.getInteger("tessera.shm.cells", DEFAULT_CELLS);
-        int collSlot = collectiveSlotBytes(System.getenv(), rank);
+        int collSlot = collectiveSlotBytes(System.getenv(), rank, wait);
         long bytes = ShmLayout.fileBytes(size, cellBytes, cells, collSlot);
         long deadline = System.nanoTime() + timeout.toNanos();
         MemorySegment file;
@@ -114,16 +114,24 @@ public final class ShmFile {
                 wait, collSlot);
     }
 
-    /** Default bytes of one slot of the shared-memory collective region (per rank, two slots each). */
+    /** Default bytes of one slot of the shared-memory collective region (per rank, 8 slots each). */
     public static final int DEFAULT_COLL_SLOT_BYTES = 16 * 1024;
+    /**
+     * Default slot bytes when the ranks' waiting threads sleep (more ranks than cores, or
+     * TESSERA_WAIT=block): bcast, allgather and reductions larger than a slot go through the
+     * slots in chunks, and on an oversubscribed node each chunk may wait for a descheduled
+     * rank, so fewer, larger chunks.
+     */
+    public static final int DEFAULT_BLOCKING_COLL_SLOT_BYTES = 64 * 1024;
 
     /**
      * The slot size of the world communicator's shared-memory collective region that rank 0
      * writes into the header (the other ranks take rank 0's): 0 when TESSERA_SHM_COLL (or
      * the system property tessera.shm.coll) is {@code off}, else tessera.shm.coll.slotBytes
-     * (default 16 KiB, rounded up to a cache line).
+     * (default 16 KiB, 64 KiB when {@code wait} is {@link WaitMode#BLOCK}; rounded up to a
+     * cache line).
      */
-    static int collectiveSlotBytes(java.util.Map<String, String> env, int rank) {
+    static int collectiveSlotBytes(java.util.Map<String, String> env, int rank, WaitMode wait) {
         String mode = System.getProperty("tessera.shm.coll", env.getOrDefault("TESSERA_SHM_COLL", "on"));
         if (mode.equals("off")) {
             return 0;
@@ -132,7 +140,8 @@ public final class ShmFile {
             throw new TesseraException(ErrorClass.ARG, "rank " + rank + ": TESSERA_SHM_COLL / tessera.shm.coll: unknown value '"
                     + mode + "' (valid: on, off)");
         }
-        int slot = Integer.getInteger("tessera.shm.coll.slotBytes", DEFAULT_COLL_SLOT_BYTES);
+        int slot = Integer.getInteger("tessera.shm.coll.slotBytes",
+                wait == WaitMode.BLOCK ? DEFAULT_BLOCKING_COLL_SLOT_BYTES : DEFAULT_COLL_SLOT_BYTES);
         if (slot < 64 || slot > (1 << 26)) {
             throw new TesseraException(ErrorClass.ARG, "rank " + rank + ": tessera.shm.coll.slotBytes " + slot
                     + " is outside 64 B - 64 MiB");
