@@ -6,11 +6,24 @@ final class AlltoallDecision {
     /** Below this block size alltoall posts everything at once. */
     static final long SHORT = 256;
 
+    /**
+     * Up to this many bytes per rank ({@code p} blocks), an alltoall that does not fit one slot of
+     * the shared-memory collectives goes through the slots in chunks ({@link NodeCollectives#alltoallChunks});
+     * above, the point-to-point pairwise exchange. {@code -Dtessera.alltoall.slotChunksMax=BYTES}
+     * (0: never in chunks).
+     */
+    static final long SLOT_CHUNKS_MAX = Long.getLong("tessera.alltoall.slotChunksMax", 256L << 10);
+
     private AlltoallDecision() {
     }
 
     /** Linear (every send and receive posted at once) for tiny blocks, pairwise exchange (p-1 steps, one peer each) otherwise. */
     static String choose(long blockBytes, int ranks) {
         return blockBytes < SHORT ? "linear" : "pairwise";
+    }
+
+    /** Whether an alltoall of {@code ranks} blocks of {@code blockBytes}, too large for one slot, goes through the slots in chunks. */
+    static boolean inSlotChunks(long blockBytes, int ranks) {
+        return blockBytes * ranks <= SLOT_CHUNKS_MAX;
     }
 }

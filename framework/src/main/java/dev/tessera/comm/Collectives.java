@@ -350,6 +350,13 @@ final class Collectives {
             recv.received(recv.byteSize());
             return;
         }
+        NodeCollectives chunks = nodeFor("alltoall", lib, 0);
+        if (chunks != null && size() > 1 && AlltoallDecision.inSlotChunks(blockBytes, size())) {
+            chunks.alltoallChunks(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+                    send.sendSegment(), recv.receiveSegment(), blockBytes);
+            recv.received(recv.byteSize());
+            return;
+        }
         MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
         MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
         CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);

@@ -679,6 +679,47 @@ final class NodeCollectives {
     }
 
     /**
+     * Alltoall of blocks too large for one slot ({@link AlltoallDecision#inSlotChunks}): chunk by
+     * chunk, each a flagged call with the call's index and signature. With two ranks a chunk is
+     * the next {@code slotBytes} of the block for the other rank, taken straight from
+     * {@code send}; with more, the next equal piece of every other rank's block, packed at
+     * {@code j * piece} (this rank's own piece is left out of the slot). A rank copies its
+     * pieces out of the others' slots while they publish their next chunks (up to
+     * DEPTH - LAG - 1 chunks ahead), so the copies into and out of the slots overlap, and no
+     * message matching or ring hand-off is involved.
+     */
+    void alltoallChunks(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
+        long callIndex = comm.nextCollectiveIndex(true);
+        checking = CollectiveCheck.enabled(comm.env.tuning);
+        slotCalls.getAndIncrement();
+        MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
+        long piece = p == 2 ? slot : slot / p >= 128 ? slot / p & ~63L : Math.max(1, slot / p);
+        for (long off = 0; off < blockBytes; off += piece) {
+            long n = Math.min(piece, blockBytes - off);
+            Call c;
+            if (p == 2) {
+                c = publish(callIndex, signature, send.asSlice((1 - me) * blockBytes + off, n));
+            } else {
+                MemorySegment packed = scratch(p * n);
+                for (int j = 0; j < p; j++) {
+                    if (j != me) {
+                        MemorySegment.copy(send, j * blockBytes + off, packed, j * n, n);
+                    }
+                }
+                c = publish(callIndex, signature, packed, me * n, (me + 1) * n);
+            }
+            for (int j = 0; j < p; j++) {
+                if (j != me) {
+                    await(j, c.k(), c.index(), signature, true);
+                    long at = slotAt(j, c.k()) + DATA + (p == 2 ? 0 : me * n);
+                    MemorySegment.copy(mem, at, recv, j * blockBytes + off, n);
+                }
+            }
+            finish(c, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
      * A call that runs a point-to-point algorithm (its data does not fit a slot, or an
      * algorithm is forced): publishes the flag, and returns the channel whose agreement check
      * compares the right neighbour's flag.
