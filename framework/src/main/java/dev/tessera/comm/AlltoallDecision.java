@@ -14,6 +14,13 @@ final class AlltoallDecision {
      */
     static final long SLOT_CHUNKS_MAX = Long.getLong("tessera.alltoall.slotChunksMax", 256L << 10);
 
+    /**
+     * Up to this many bytes in the longer direction, an alltoallv of two ranks on the shm device
+     * goes through the shared-memory slots ({@link NodeCollectives#exchangePair});
+     * {@code -Dtessera.alltoallv.pairSlotsMax=BYTES} (0: never, only empty exchanges).
+     */
+    static final long PAIR_SLOTS_MAX = Long.getLong("tessera.alltoallv.pairSlotsMax", 256L << 10);
+
     private AlltoallDecision() {
     }
 
@@ -25,5 +32,10 @@ final class AlltoallDecision {
     /** Whether an alltoall of {@code ranks} blocks of {@code blockBytes}, too large for one slot, goes through the slots in chunks. */
     static boolean inSlotChunks(long blockBytes, int ranks) {
         return blockBytes * ranks <= SLOT_CHUNKS_MAX;
+    }
+
+    /** Whether an alltoallv of two ranks whose longer direction moves {@code bytes} goes through the slots. */
+    static boolean pairInSlots(long bytes) {
+        return bytes <= PAIR_SLOTS_MAX;
     }
 }

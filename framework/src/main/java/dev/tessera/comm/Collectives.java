@@ -382,6 +382,19 @@ final class Collectives {
         send.sendSegment();
         MemorySegment[] out = variableBlocks(call, send, sendCounts, sendDispls);
         MemorySegment[] in = variableBlocks(call, recv, recvCounts, recvDispls);
+        NodeCollectives node = size() == 2 ? nodeFor("alltoallv", null, 0) : null;
+        int other = 1 - rank();
+        if (node != null && AlltoallDecision.pairInSlots(Math.max(out[other].byteSize(), in[other].byteSize()))) {
+            // the signature carries both directions' counts as rank 0 sees them: ranks whose counts disagree stop
+            // with the mismatch error instead of reading a part of a block
+            long fromZero = rank() == 0 ? sendCounts[1] : recvCounts[0];
+            long fromOne = rank() == 0 ? recvCounts[1] : sendCounts[0];
+            MemorySegment.copy(out[rank()], 0, in[rank()], 0, out[rank()].byteSize());
+            node.exchangePair(CollectiveCheck.Signature.of(call, recv.type(), fromZero << 32 | fromOne, -1, null),
+                    out[other], in[other]);
+            recv.received(recv.byteSize());
+            return;
+        }
         CollectiveChannel ch = channel(call, recv.type(), CollectiveCheck.NONE, -1, null);
         AlltoallAlgorithms.pairwise(ch, out, in);
         ch.finish();

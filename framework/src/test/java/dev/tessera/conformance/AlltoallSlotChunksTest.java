@@ -20,7 +20,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * inside, at and just past a chunk boundary arrive whole at 2, 3 and 4 ranks, each call counts
  * as one shared-memory call, and slots are reused across many chunks; at the default slot size a
  * 100 KiB-per-rank call takes the chunks too; blocks of different sizes on different ranks are a
- * mismatch, not a hang or a wrong answer.
+ * mismatch, not a hang or a wrong answer. Alltoallv of two ranks goes through the slots too (up
+ * to 256 KiB in the longer direction), whichever direction is longer, and counts the two ranks
+ * disagree on are a mismatch.
  */
 @Timeout(120)
 class AlltoallSlotChunksTest {
@@ -56,6 +58,71 @@ class AlltoallSlotChunksTest {
         assertNotEquals(0, r.status(), r.output());
         assertTrue(r.output().contains("ranks disagree on the collective call"), r.output());
         assertTrue(r.output().contains("Comm.alltoall"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
+
+    @Test
+    void alltoallvOfTwoRanksGoesThroughTheSlotsInEitherDirectionsLength() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64"))
+                .run(2, world -> {
+                    int me = world.rank();
+                    // {rank 0 -> 1, rank 1 -> 0} element counts: longer one way, the other, equal, empty, one empty
+                    int[][] cases = {{100, 37}, {5, 64}, {16, 16}, {0, 0}, {0, 33}, {1, 0}};
+                    for (int[] c : cases) {
+                        int own = 3 + me;
+                        int toOther = c[me];
+                        int fromOther = c[1 - me];
+                        int[] send = new int[own + toOther];
+                        int[] sendCounts = new int[2];
+                        int[] sendDispls = new int[2];
+                        int[] recvCounts = new int[2];
+                        int[] recvDispls = new int[2];
+                        // own block first, the other's block after it, on the send side; the other way round on the receive side
+                        sendCounts[me] = own;
+                        sendCounts[1 - me] = toOther;
+                        sendDispls[me] = 0;
+                        sendDispls[1 - me] = own;
+                        recvCounts[me] = own;
+                        recvCounts[1 - me] = fromOther;
+                        recvDispls[1 - me] = 0;
+                        recvDispls[me] = fromOther;
+                        for (int i = 0; i < own; i++) {
+                            send[i] = me * 1000 + i;
+                        }
+                        for (int i = 0; i < toOther; i++) {
+                            send[own + i] = 500_000 + me * 100_000 + i;
+                        }
+                        int[] recv = new int[own + fromOther];
+                        long before = world.sharedMemoryCollectiveCalls();
+                        world.alltoallv(Buffer.of(send), sendCounts, sendDispls, Buffer.of(recv), recvCounts, recvDispls);
+                        assertEquals(before + 1, world.sharedMemoryCollectiveCalls(), "one shared-memory call");
+                        for (int i = 0; i < fromOther; i++) {
+                            assertEquals(500_000 + (1 - me) * 100_000 + i, recv[i], "element " + i + " from the other rank, case "
+                                    + c[0] + "/" + c[1] + " on rank " + me);
+                        }
+                        for (int i = 0; i < own; i++) {
+                            assertEquals(me * 1000 + i, recv[fromOther + i], "own element " + i);
+                        }
+                    }
+                });
+    }
+
+    @Test
+    void alltoallvCountsThatDisagreeAreAMismatch() {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
+                List.of("-Dtessera.shm.coll.slotBytes=64")).launch(2, world -> {
+                    // rank 0 sends 20 and expects 20; rank 1 sends 20 but expects 30: the directions disagree
+                    int expect = world.rank() == 0 ? 20 : 30;
+                    int[] sc = {0, 0};
+                    int[] rc = {0, 0};
+                    sc[1 - world.rank()] = 20;
+                    rc[1 - world.rank()] = expect;
+                    world.alltoallv(Buffer.of(new int[20]), sc, new int[2], Buffer.of(new int[30]), rc, new int[2]);
+                    world.barrier();
+                }, List.of());
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("ranks disagree on the collective call"), r.output());
+        assertTrue(r.output().contains("Comm.alltoallv"), r.output());
         assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
     }
 
