@@ -665,10 +665,6 @@ final class NodeCollectives {
 
     /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code recv} receives p blocks. */
     void alltoall(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
-        if (p == 2) {
-            alltoallChunks(signature, send, recv, blockBytes);   // one call: the other's block only
-            return;
-        }
         Call c = start(signature, send);
         slotCalls.getAndIncrement();
         for (int j = 0; j < p; j++) {
