@@ -15,6 +15,14 @@ final class AlltoallDecision {
     static final long SLOT_CHUNKS_MAX = Long.getLong("tessera.alltoall.slotChunksMax", 256L << 10);
 
     /**
+     * The chunks are taken with at most this many ranks ({@code -Dtessera.alltoall.slotChunksRanks=N}).
+     * Two by default: with two ranks they were faster than the pairwise exchange at 32-128 KiB
+     * per pair in every alternating run; with four ranks on two cores (oversubscribed) they were
+     * faster at load 10 and slower at load 35 (docs/performance.md, 2026-11-25), so not made default.
+     */
+    static final int SLOT_CHUNKS_RANKS = Integer.getInteger("tessera.alltoall.slotChunksRanks", 2);
+
+    /**
      * Up to this many bytes in the longer direction, an alltoallv of two ranks on the shm device
      * goes through the shared-memory slots ({@link NodeCollectives#exchangePair});
      * {@code -Dtessera.alltoallv.pairSlotsMax=BYTES} (0: never, only empty exchanges).
@@ -31,7 +39,7 @@ final class AlltoallDecision {
 
     /** Whether an alltoall of {@code ranks} blocks of {@code blockBytes}, too large for one slot, goes through the slots in chunks. */
     static boolean inSlotChunks(long blockBytes, int ranks) {
-        return blockBytes * ranks <= SLOT_CHUNKS_MAX;
+        return ranks <= SLOT_CHUNKS_RANKS && blockBytes * ranks <= SLOT_CHUNKS_MAX;
     }
 
     /** Whether an alltoallv of two ranks whose longer direction moves {@code bytes} goes through the slots. */

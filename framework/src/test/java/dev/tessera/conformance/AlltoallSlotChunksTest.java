@@ -16,10 +16,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Alltoall larger than one slot of the shm device's shared-memory collectives goes through the
- * slots in chunks (up to 256 KiB per rank by default): with 64-byte slots, blocks that end
- * inside, at and just past a chunk boundary arrive whole at 2, 3 and 4 ranks, each call counts
- * as one shared-memory call, and slots are reused across many chunks; at the default slot size a
- * 100 KiB-per-rank call takes the chunks too; blocks of different sizes on different ranks are a
+ * slots in chunks (two ranks, up to 256 KiB per rank by default; more ranks when asked for):
+ * with 64-byte slots, blocks that end inside, at and just past a chunk boundary arrive whole at
+ * 2, 3 and 4 ranks, each call counts as one shared-memory call, and slots are reused across many
+ * chunks; at the default slot size a 100 KiB-per-rank call of two ranks takes the chunks too, one
+ * of four ranks the point-to-point path; blocks of different sizes on different ranks are a
  * mismatch, not a hang or a wrong answer. Alltoallv of two ranks goes through the slots too (up
  * to 256 KiB in the longer direction), whichever direction is longer, and counts the two ranks
  * disagree on are a mismatch.
@@ -30,20 +31,28 @@ class AlltoallSlotChunksTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 4})
     void blocksLargerThanASlotArriveWhole(int ranks) {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64"))
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64",
+                "-Dtessera.alltoall.slotChunksRanks=4"))
                 .run(ranks, world -> {
                     for (int block : new int[] {1, 15, 16, 17, 33, 100, 1000}) {
-                        transposeAndCheck(world, block);
+                        transposeAndCheck(world, block, true);
                     }
                 });
     }
 
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {2, 4})
-    void aLargeCallAtTheDefaultSlotSizeTakesTheChunks(int ranks) {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(ranks, world -> {
-            transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3);
-            transposeAndCheck(world, 7);
+    @Test
+    void aLargeCallAtTheDefaultSlotSizeTakesTheChunksWithTwoRanks() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(2, world -> {
+            transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, true);
+            transposeAndCheck(world, 7, true);
+        });
+    }
+
+    @Test
+    void withFourRanksALargeCallTakesThePointToPointPathByDefault() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(4, world -> {
+            transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, false);
+            transposeAndCheck(world, 7, true);
         });
     }
 
@@ -128,8 +137,11 @@ class AlltoallSlotChunksTest {
         assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
     }
 
-    /** One alltoall of {@code block} ints per rank pair, checked element by element, counted as one shared-memory call. */
-    static void transposeAndCheck(Comm world, int block) {
+    /**
+     * One alltoall of {@code block} ints per rank pair, checked element by element, counted as one
+     * shared-memory call if {@code slots}, else as none.
+     */
+    static void transposeAndCheck(Comm world, int block, boolean slots) {
         int p = world.size();
         int me = world.rank();
         int[] send = new int[p * block];
@@ -141,7 +153,8 @@ class AlltoallSlotChunksTest {
         int[] recv = new int[p * block];
         long before = world.sharedMemoryCollectiveCalls();
         world.alltoall(Buffer.of(send), Buffer.of(recv));
-        assertEquals(before + 1, world.sharedMemoryCollectiveCalls(), "block of " + block + " ints: one shared-memory call");
+        assertEquals(before + (slots ? 1 : 0), world.sharedMemoryCollectiveCalls(),
+                "block of " + block + " ints: shared-memory calls");
         for (int j = 0; j < p; j++) {
             for (int i = 0; i < block; i++) {
                 assertEquals(j * 10_000_000 + me * 100_000 + i, recv[j * block + i],
