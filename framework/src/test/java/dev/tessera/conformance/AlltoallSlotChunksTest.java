@@ -15,24 +15,27 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Alltoall larger than one slot of the shm device's shared-memory collectives goes through the
- * slots in chunks (two ranks, up to 256 KiB per rank by default; more ranks when asked for):
- * with 64-byte slots, blocks that end inside, at and just past a chunk boundary arrive whole at
- * 2, 3 and 4 ranks, each call counts as one shared-memory call, and slots are reused across many
- * chunks; at the default slot size a 100 KiB-per-rank call of two ranks takes the chunks too, one
- * of four ranks the point-to-point path; blocks of different sizes on different ranks are a
- * mismatch, not a hang or a wrong answer. Alltoallv of two ranks goes through the slots too (up
- * to 256 KiB in the longer direction), whichever direction is longer, and counts the two ranks
- * disagree on are a mismatch.
+ * Alltoall larger than one slot of the shm device's shared-memory collectives through the slots
+ * in chunks, and alltoallv of two ranks through the slots, both off by default and switched on
+ * here (-Dtessera.alltoall.slotChunksMax, -Dtessera.alltoallv.pairSlotsMax): with 64-byte slots,
+ * blocks that end inside, at and just past a chunk boundary arrive whole at 2, 3 and 4 ranks,
+ * each call counts as one shared-memory call, and slots are reused across many chunks; at the
+ * default slot size a 100 KiB-per-rank call of two ranks takes the chunks when asked for, one of
+ * four ranks only with -Dtessera.alltoall.slotChunksRanks=4, and without the switches both take
+ * the point-to-point path; alltoallv of two ranks is right whichever direction is longer; blocks
+ * or counts the ranks disagree on are a mismatch, not a hang or a wrong answer.
  */
 @Timeout(120)
 class AlltoallSlotChunksTest {
+
+    private static final String CHUNKS_ON = "-Dtessera.alltoall.slotChunksMax=262144";
+    private static final String PAIR_ON = "-Dtessera.alltoallv.pairSlotsMax=262144";
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 4})
     void blocksLargerThanASlotArriveWhole(int ranks) {
         new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64",
-                "-Dtessera.alltoall.slotChunksRanks=4"))
+                CHUNKS_ON, "-Dtessera.alltoall.slotChunksRanks=4"))
                 .run(ranks, world -> {
                     for (int block : new int[] {1, 15, 16, 17, 33, 100, 1000}) {
                         transposeAndCheck(world, block, true);
@@ -42,24 +45,37 @@ class AlltoallSlotChunksTest {
 
     @Test
     void aLargeCallAtTheDefaultSlotSizeTakesTheChunksWithTwoRanks() {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(2, world -> {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(CHUNKS_ON)).run(2, world -> {
             transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, true);
             transposeAndCheck(world, 7, true);
         });
     }
 
     @Test
-    void withFourRanksALargeCallTakesThePointToPointPathByDefault() {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(4, world -> {
+    void withFourRanksALargeCallTakesThePointToPointPathUnlessAskedFor() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(CHUNKS_ON)).run(4, world -> {
             transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, false);
             transposeAndCheck(world, 7, true);
         });
     }
 
     @Test
+    void byDefaultLargeCallsOfTwoRanksTakeThePointToPointPath() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(2, world -> {
+            transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, false);
+            transposeAndCheck(world, 7, true);
+            int[] counts = {5000, 5000};
+            int[] displs = {0, 5000};
+            long before = world.sharedMemoryCollectiveCalls();
+            world.alltoallv(Buffer.of(new int[10_000]), counts, displs, Buffer.of(new int[10_000]), counts, displs);
+            assertEquals(before, world.sharedMemoryCollectiveCalls(), "a 20 KB alltoallv of two ranks takes the point-to-point path");
+        });
+    }
+
+    @Test
     void blocksOfDifferentSizesAreAMismatch() {
         ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
-                List.of("-Dtessera.shm.coll.slotBytes=64")).launch(2, world -> {
+                List.of("-Dtessera.shm.coll.slotBytes=64", CHUNKS_ON)).launch(2, world -> {
                     int block = world.rank() == 0 ? 40 : 41;
                     world.alltoall(Buffer.of(new int[2 * block]), Buffer.of(new int[2 * block]));
                     world.barrier();
@@ -69,7 +85,7 @@ class AlltoallSlotChunksTest {
 
     @Test
     void alltoallvOfTwoRanksGoesThroughTheSlotsInEitherDirectionsLength() {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64"))
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64", PAIR_ON))
                 .run(2, world -> {
                     int me = world.rank();
                     // {rank 0 -> 1, rank 1 -> 0} element counts: longer one way, the other, equal, empty, one empty
@@ -116,7 +132,7 @@ class AlltoallSlotChunksTest {
     @Test
     void alltoallvCountsThatDisagreeAreAMismatch() {
         ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
-                List.of("-Dtessera.shm.coll.slotBytes=64")).launch(2, world -> {
+                List.of("-Dtessera.shm.coll.slotBytes=64", PAIR_ON)).launch(2, world -> {
                     // rank 0 sends 20 and expects 20; rank 1 sends 20 but expects 30: the directions disagree
                     int expect = world.rank() == 0 ? 20 : 30;
                     int[] sc = {0, 0};
