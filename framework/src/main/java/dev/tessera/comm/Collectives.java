@@ -359,6 +359,13 @@ final class Collectives {
             recv.received(recv.byteSize());
             return;
         }
+        NodeCollectives chunks = nodeFor("alltoall", lib, 0);
+        if (chunks != null && size() > 1 && AlltoallDecision.inSlotChunks(blockBytes, size())) {
+            chunks.alltoallChunks(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+                    send.sendSegment(), recv.receiveSegment(), blockBytes);
+            recv.received(recv.byteSize());
+            return;
+        }
         MemorySegment[] out = equalBlocks(send.sendSegment(), size(), blockBytes);
         MemorySegment[] in = equalBlocks(recv.receiveSegment(), size(), blockBytes);
         CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
@@ -384,6 +391,19 @@ final class Collectives {
         send.sendSegment();
         MemorySegment[] out = variableBlocks(call, send, sendCounts, sendDispls);
         MemorySegment[] in = variableBlocks(call, recv, recvCounts, recvDispls);
+        NodeCollectives node = size() == 2 ? nodeFor("alltoallv", null, 0) : null;
+        int other = 1 - rank();
+        if (node != null && AlltoallDecision.pairInSlots(Math.max(out[other].byteSize(), in[other].byteSize()))) {
+            // the signature carries both directions' counts as rank 0 sees them: ranks whose counts disagree stop
+            // with the mismatch error instead of reading a part of a block
+            long fromZero = rank() == 0 ? sendCounts[1] : recvCounts[0];
+            long fromOne = rank() == 0 ? recvCounts[1] : sendCounts[0];
+            MemorySegment.copy(out[rank()], 0, in[rank()], 0, out[rank()].byteSize());
+            node.exchangePair(CollectiveCheck.Signature.of(call, recv.type(), fromZero << 32 | fromOne, -1, null),
+                    out[other], in[other]);
+            recv.received(recv.byteSize());
+            return;
+        }
         CollectiveChannel ch = channel(call, recv.type(), CollectiveCheck.NONE, -1, null);
         AlltoallAlgorithms.pairwise(ch, out, in);
         ch.finish();

@@ -722,6 +722,73 @@ final class NodeCollectives {
     }
 
     /**
+     * Alltoall of blocks too large for one slot ({@link AlltoallDecision#inSlotChunks}): chunk by
+     * chunk, each a flagged call with the call's index and signature. With two ranks see
+     * {@link #exchangePair}; with more, a chunk is the next equal piece of every other rank's
+     * block, packed at {@code j * piece} (this rank's own piece is left out of the slot). A rank
+     * copies its pieces out of the others' slots while they publish their next chunks (up to
+     * DEPTH - LAG - 1 chunks ahead), so the copies into and out of the slots overlap, and no
+     * message matching or ring hand-off is involved.
+     */
+    void alltoallChunks(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
+        MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
+        if (p == 2) {
+            exchangePair(signature, send.asSlice((1 - me) * blockBytes, blockBytes),
+                    recv.asSlice((1 - me) * blockBytes, blockBytes));
+            return;
+        }
+        long callIndex = comm.nextCollectiveIndex(true);
+        checking = CollectiveCheck.enabled(comm.env.tuning);
+        slotCalls.getAndIncrement();
+        long piece = slot / p >= 128 ? slot / p & ~63L : Math.max(1, slot / p);
+        for (long off = 0; off < blockBytes; off += piece) {
+            long n = Math.min(piece, blockBytes - off);
+            MemorySegment packed = scratch(p * n);
+            for (int j = 0; j < p; j++) {
+                if (j != me) {
+                    MemorySegment.copy(send, j * blockBytes + off, packed, j * n, n);
+                }
+            }
+            Call c = publish(callIndex, signature, packed, me * n, (me + 1) * n);
+            for (int j = 0; j < p; j++) {
+                if (j != me) {
+                    await(j, c.k(), c.index(), signature, true);
+                    MemorySegment.copy(mem, slotAt(j, c.k()) + DATA + me * n, recv, j * blockBytes + off, n);
+                }
+            }
+            finish(c, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * Two ranks: sends {@code toOther} to the other rank and receives {@code fromOther} from it
+     * through the slots, a slot's worth per flagged call (at least one call, as many as the longer
+     * direction needs: both ranks count the same when their counts agree, which the signature
+     * carries). Alltoall of two ranks and alltoallv of two ranks use it; own blocks are copied by
+     * the caller, so only the other rank's block goes through the slot.
+     */
+    void exchangePair(CollectiveCheck.Signature signature, MemorySegment toOther, MemorySegment fromOther) {
+        long callIndex = comm.nextCollectiveIndex(true);
+        checking = CollectiveCheck.enabled(comm.env.tuning);
+        slotCalls.getAndIncrement();
+        int other = 1 - me;
+        long out = toOther.byteSize();
+        long in = fromOther.byteSize();
+        long off = 0;
+        do {
+            long n = Math.min(slot, Math.max(0, out - off));
+            Call c = publish(callIndex, signature, n > 0 ? toOther.asSlice(off, n) : null);
+            await(other, c.k(), c.index(), signature, true);
+            long m = Math.min(slot, Math.max(0, in - off));
+            if (m > 0) {
+                MemorySegment.copy(mem, slotAt(other, c.k()) + DATA, fromOther, off, m);
+            }
+            finish(c, Integer.MAX_VALUE);
+            off += slot;
+        } while (off < Math.max(out, in));
+    }
+
+    /**
      * A call that runs a point-to-point algorithm (its data does not fit a slot, or an
      * algorithm is forced): publishes the flag, and returns the channel whose agreement check
      * compares the right neighbour's flag.

@@ -44,6 +44,17 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
      * resets keys 1 and 11, as the first timed iteration does again.
      */
     static final int WARM_UP_ITERATIONS = 10;
+    /**
+     * Untimed iterations with more than one rank, per class (S, W, A, B, C): each rank's JVM
+     * compiles the bucket sort and the count while the other rank runs on the second core, and
+     * after 10 rankings of class A at 2 x 1 the first five timed ones still took 15-24 ms in the
+     * bucket sort against 7 ms later. Measured on AMD EPYC at load 1.3-1.7 (2026-11-25 00:52),
+     * class A 2 x 1 on shm, fresh JVMs alternating: 10 warm-up rankings 297, 340, 434 Mop/s; 40:
+     * 571, 605, 608; 80 no better than 40 (555 / 635, 665 / 554). Classes B and C rank 4 and 16
+     * times as many keys per iteration, which gives the compiler that much more time per warm-up
+     * ranking, so they keep fewer.
+     */
+    static final int[] WARM_UP_ITERATIONS_RANKS = {40, 40, 40, 20, 10};
     /** Generator seed and multiplier (is.c main: find_my_seed arguments). */
     static final double SEED = 314159265.00;
     /**
@@ -124,7 +135,8 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
 
         // Untimed iterations to bring every page and table in (is.c runs rank(1) once); a JVM also
         // needs its JIT compiler to have compiled the ranking loops, which takes a few more.
-        for (int i = 0; i < WARM_UP_ITERATIONS; i++) {
+        int warmUp = warmUpIterations(c, world.size());
+        for (int i = 0; i < warmUp; i++) {
             ranking.rank(1);
         }
         ranking.resetVerification();
@@ -153,7 +165,12 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
                 + (buckets ? System.lineSeparator() + " One rank ranked as is.c at np = 1 (bucket sort, then the count; -D"
                         + BUCKETS_AT_ONE_RANK + "=true), not in place" : "");
         return new KernelResult("IS", problemClass, Long.toString(totalKeys), MAX_ITERATIONS, maxTime, mops,
-                "keys ranked", verified, detail, WARM_UP_ITERATIONS + " rankings untimed (reference: 1)");
+                "keys ranked", verified, detail, warmUp + " rankings untimed (reference: 1)");
+    }
+
+    /** Untimed rankings before the timed ones: class index {@code c}, {@code ranks} ranks. */
+    static int warmUpIterations(int c, int ranks) {
+        return ranks == 1 ? WARM_UP_ITERATIONS : WARM_UP_ITERATIONS_RANKS[c];
     }
 
     /**
