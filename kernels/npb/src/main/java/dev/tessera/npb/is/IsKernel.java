@@ -36,25 +36,20 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
     /** Partial-verification keys per iteration (TEST_ARRAY_SIZE, is.c). */
     static final int TEST_ARRAY_SIZE = 5;
     /**
-     * Untimed iterations before the timed ones: the reference's one (is.c: rank(1)), plus nine
-     * so that the timed part runs compiled code (measured: the first three iterations of a fresh
-     * JVM ran at a third of the speed of the later ones; with two team threads, whose JIT shares
-     * the two cores with them, class A at 1 x 2 ran at a median 1780 Mop/s after 3 warm-up
-     * iterations and 2370 after 10, fresh JVMs). They do not change the result: rank(1) only
-     * resets keys 1 and 11, as the first timed iteration does again.
+     * Untimed rankings before the timed ones, per class (S, W, A, B, C), the same at every
+     * number of ranks and threads: the reference's one (is.c: rank(1)), plus more so that the
+     * timed part runs compiled code. They do not change the result: rank(1) only resets keys 1
+     * and 11, as the first timed iteration does again. Measured (AMD EPYC): the first three
+     * rankings of a fresh JVM ran at a third of the speed of the later ones; at 1 x 2 class A
+     * ran at a median 1780 Mop/s after 3 warm-up rankings and 2370 after 10; at 2 x 1, where
+     * each rank's JVM compiles the bucket sort while the other rank runs on the second core,
+     * the first five timed rankings after 10 untimed ones still took 15-24 ms in the bucket
+     * sort against 7 ms later (2026-11-25 00:52, load 1.3-1.7, class A 2 x 1 shm, fresh JVMs
+     * alternating: 10 warm-up rankings 297, 340, 434 Mop/s; 40: 571, 605, 608; 80 no better).
+     * Classes B and C rank 4 and 16 times as many keys per ranking, which gives the compiler
+     * that much more time per warm-up ranking, so they keep fewer.
      */
-    static final int WARM_UP_ITERATIONS = 10;
-    /**
-     * Untimed iterations with more than one rank, per class (S, W, A, B, C): each rank's JVM
-     * compiles the bucket sort and the count while the other rank runs on the second core, and
-     * after 10 rankings of class A at 2 x 1 the first five timed ones still took 15-24 ms in the
-     * bucket sort against 7 ms later. Measured on AMD EPYC at load 1.3-1.7 (2026-11-25 00:52),
-     * class A 2 x 1 on shm, fresh JVMs alternating: 10 warm-up rankings 297, 340, 434 Mop/s; 40:
-     * 571, 605, 608; 80 no better than 40 (555 / 635, 665 / 554). Classes B and C rank 4 and 16
-     * times as many keys per iteration, which gives the compiler that much more time per warm-up
-     * ranking, so they keep fewer.
-     */
-    static final int[] WARM_UP_ITERATIONS_RANKS = {40, 40, 40, 20, 10};
+    static final int[] WARM_UP_ITERATIONS = {40, 40, 40, 20, 10};
     /** Generator seed and multiplier (is.c main: find_my_seed arguments). */
     static final double SEED = 314159265.00;
     /**
@@ -135,7 +130,7 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
 
         // Untimed iterations to bring every page and table in (is.c runs rank(1) once); a JVM also
         // needs its JIT compiler to have compiled the ranking loops, which takes a few more.
-        int warmUp = warmUpIterations(c, world.size());
+        int warmUp = warmUpIterations(c);
         for (int i = 0; i < warmUp; i++) {
             ranking.rank(1);
         }
@@ -168,9 +163,9 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
                 "keys ranked", verified, detail, warmUp + " rankings untimed (reference: 1)");
     }
 
-    /** Untimed rankings before the timed ones: class index {@code c}, {@code ranks} ranks. */
-    static int warmUpIterations(int c, int ranks) {
-        return ranks == 1 ? WARM_UP_ITERATIONS : WARM_UP_ITERATIONS_RANKS[c];
+    /** Untimed rankings before the timed ones for class index {@code c}. */
+    static int warmUpIterations(int c) {
+        return WARM_UP_ITERATIONS[c];
     }
 
     /**
