@@ -25,6 +25,13 @@ import java.util.Arrays;
  * partial sums for the other process's rows (after). The sums run in another order than
  * cg.f's; the results differ by rounding only, far inside the verification's 1e-10.
  *
+ * <p>Inside CG's iteration the solver folds these exchanges into its two dot products
+ * ({@link #multiplyDot}, {@link #residualSum}, {@link #advanceDirection}): the partial sums
+ * travel with p.q, and the elements of r that the other process's share reads travel with
+ * r.r, from which each process computes the other's p = r + beta p itself (the same
+ * operations on the same bits). Two waits for the other process per iteration instead of
+ * four ({@link #multiply}'s two and the two dot products').
+ *
  * <p>Built by {@link #create}, collectively, on one member per process; used only with one
  * team member (the product is not split among members).
  */
@@ -33,6 +40,7 @@ final class CgRankPair {
     private static final int TAG_SETUP = 20;
     private static final int TAG_VECTOR = 21;
     private static final int TAG_SUMS = 22;
+    private static final int TAG_RESIDUAL = 23;
 
     private final Comm world;
     private final int partner;
@@ -45,13 +53,24 @@ final class CgRankPair {
     private final int sendLength;
     /** The other process's vector elements this share reads, one per row of the share. */
     private final double[] otherV;
-    /** The share's row sums: partial sums for the other process's rows. */
+    /**
+     * Element 0: this process's part of p.q in {@link #multiplyDot}; elements 1 on: the share's
+     * row sums, partial sums for the other process's rows.
+     */
     private final double[] otherSums;
-    /** The other process's partial sums for own columns [0, receivedSums.length). */
+    /** The other process's message of the same shape: its part of p.q, then its partial sums for own columns. */
     private final double[] receivedSums;
+    /** This process's r.r, then its r elements [0, sendLength) ({@link #residualSum}). */
+    private final double[] residualOut;
+    /** The other process's r.r, then the r elements the share reads. */
+    private final double[] residualIn;
     private final Buffer otherVIn;
     private final Buffer otherSumsOut;
     private final Buffer receivedSumsIn;
+    private final Buffer sumsOnlyOut;
+    private final Buffer sumsOnlyIn;
+    private final Buffer residualOutBuffer;
+    private final Buffer residualInBuffer;
 
     private CgRankPair(Comm world, CgUpperHalf half, int[] rowstr, int[] colidx, double[] a, int sendLength,
             int receivedLength) {
@@ -64,11 +83,17 @@ final class CgRankPair {
         this.sendLength = sendLength;
         int shareRows = rowstr.length - 1;
         this.otherV = new double[shareRows];
-        this.otherSums = new double[shareRows];
-        this.receivedSums = new double[receivedLength];
+        this.otherSums = new double[1 + shareRows];
+        this.receivedSums = new double[1 + receivedLength];
+        this.residualOut = new double[1 + sendLength];
+        this.residualIn = new double[1 + shareRows];
         this.otherVIn = Buffer.of(otherV);
         this.otherSumsOut = Buffer.of(otherSums);
         this.receivedSumsIn = Buffer.of(receivedSums);
+        this.sumsOnlyOut = Buffer.of(otherSums, 1, shareRows);
+        this.sumsOnlyIn = Buffer.of(receivedSums, 1, receivedLength);
+        this.residualOutBuffer = Buffer.of(residualOut);
+        this.residualInBuffer = Buffer.of(residualIn);
     }
 
     /** Stored elements per process: its upper half's, and its share of the off-diagonal ones. */
@@ -200,24 +225,106 @@ final class CgRankPair {
      * call it at the same point.
      */
     void multiply(double[] v, double[] target) {
+        productWhileFetching(v, target);
+        share(v, target);
+        exchange(sumsOnlyIn, sumsOnlyOut, TAG_SUMS);
+        addReceivedSums(target);
+    }
+
+    /**
+     * CG's product and the dot product that follows it, with one exchange: q[0 .. cols) = (A p)
+     * over the process's columns, and p.q over both processes (the same bits on both). With
+     * {@code fresh} the other process's elements of p are fetched first, as in
+     * {@link #multiply}; otherwise they are the ones {@link #advanceDirection} kept up to date.
+     *
+     * <p>p.q is summed as each process's own part, p.(the process's q before the other's
+     * partial sums are added) plus the other's elements of p times the partial sums this
+     * process sends them (the other process's q.p terms that this process computed), and the
+     * two parts are added. That needs no value from the other process, so the part travels
+     * with the partial sums: one wait instead of cg.f's two (the product's exchange, then the
+     * dot product's). The sum runs in another order than cg.f's; the results differ by
+     * rounding only.
+     */
+    double multiplyDot(double[] p, double[] q, boolean fresh) {
+        if (fresh) {
+            productWhileFetching(p, q);
+        } else {
+            half.multiply(p, q, 0, 0, half.n);
+        }
+        share(p, q);
+        double own = 0.0;
+        for (int j = 0; j < half.n; j++) {
+            own += p[j] * q[j];
+        }
+        double[] otherV = this.otherV;
+        double[] otherSums = this.otherSums;
+        double theirs = 0.0;
+        for (int t = 0; t < otherV.length; t++) {
+            theirs += otherV[t] * otherSums[t + 1];
+        }
+        double part = own + theirs;
+        otherSums[0] = part;
+        exchange(receivedSumsIn, otherSumsOut, TAG_SUMS);
+        addReceivedSums(q);
+        return part + receivedSums[0];
+    }
+
+    /**
+     * r.r over both processes (the same bits on both), from this process's {@code rr}; the
+     * same exchange brings the other process's elements of r that the share reads, for
+     * {@link #advanceDirection}. One wait, where cg.f needs one for r.r and another for p in
+     * the next product.
+     */
+    double residualSum(double rr, double[] r) {
+        residualOut[0] = rr;
+        System.arraycopy(r, 0, residualOut, 1, sendLength);
+        exchange(residualInBuffer, residualOutBuffer, TAG_RESIDUAL);
+        return rr + residualIn[0];
+    }
+
+    /**
+     * The other process's elements of p after its update p = r + beta p, computed here as it
+     * computes them (the same operations on the same bits, so the same values), from the r
+     * elements {@link #residualSum} brought.
+     */
+    void advanceDirection(double beta) {
+        double[] otherV = this.otherV;
+        double[] residualIn = this.residualIn;
+        for (int t = 0; t < otherV.length; t++) {
+            otherV[t] = residualIn[t + 1] + beta * otherV[t];
+        }
+    }
+
+    /**
+     * The diagonal block's product into target, while the other process's elements of v that
+     * the share reads arrive.
+     */
+    private void productWhileFetching(double[] v, double[] target) {
         Request vIn = world.irecv(otherVIn, partner, TAG_VECTOR);
         Request vOut = world.isend(Buffer.of(v, 0, sendLength), partner, TAG_VECTOR);
         half.multiply(v, target, 0, 0, half.n);
         vIn.await();
         vOut.await();
-        share(v, target);
-        Request sumsIn = world.irecv(receivedSumsIn, partner, TAG_SUMS);
-        Request sumsOut = world.isend(otherSumsOut, partner, TAG_SUMS);
-        sumsIn.await();
-        sumsOut.await();
+    }
+
+    /** Sends {@code out} to the other process and receives {@code in} from it (the same tag both ways). */
+    private void exchange(Buffer in, Buffer out, int tag) {
+        Request received = world.irecv(in, partner, tag);
+        Request sent = world.isend(out, partner, tag);
+        received.await();
+        sent.await();
+    }
+
+    /** target[j] += the other process's partial sum for own column j. */
+    private void addReceivedSums(double[] target) {
         double[] received = receivedSums;
-        for (int j = 0; j < received.length; j++) {
-            target[j] += received[j];
+        for (int j = 1; j < received.length; j++) {
+            target[j - 1] += received[j];
         }
     }
 
     /**
-     * The share's product: row t's sum of a(t, c) v[c] into otherSums[t], and a(t, c)
+     * The share's product: row t's sum of a(t, c) v[c] into otherSums[t + 1], and a(t, c)
      * otherV[t] added to target[c].
      */
     private void share(double[] v, double[] target) {
@@ -226,7 +333,7 @@ final class CgRankPair {
         double[] a = this.a;
         double[] otherV = this.otherV;
         double[] otherSums = this.otherSums;
-        for (int t = 0; t < otherSums.length; t++) {
+        for (int t = 0; t < otherV.length; t++) {
             double vt = otherV[t];
             double s0 = 0.0;
             double s1 = 0.0;
@@ -247,7 +354,7 @@ final class CgRankPair {
                 s0 += a[k] * v[c0];
                 target[c0] += a[k] * vt;
             }
-            otherSums[t] = s0 + s1;
+            otherSums[t + 1] = s0 + s1;
         }
     }
 }
