@@ -3,11 +3,10 @@ package dev.tessera.npb.mg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tessera.launch.SmpJob;
 import dev.tessera.npb.KernelResult;
+import dev.tessera.npb.SmpRuns;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +19,8 @@ class MgWarmUpTest {
     @CsvSource({"1, 1", "1, 2", "2, 1"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void timedNormIsThatOfARunWithTheReferencesOneCycle(int ranks, int threads) {
-        KernelResult asReference = run(ranks, threads, 1);
-        KernelResult warm = run(ranks, threads, -1);
+        KernelResult asReference = SmpRuns.run(new MgKernel(1), 'S', ranks, threads, Duration.ofSeconds(100));
+        KernelResult warm = SmpRuns.run(new MgKernel(-1), 'S', ranks, threads, Duration.ofSeconds(100));
         assertEquals(6, MgKernel.warmUpCycles('S'));
         assertTrue(asReference.verified(), asReference.verificationDetail());
         assertTrue(warm.verified(), warm.verificationDetail());
@@ -37,17 +36,5 @@ class MgWarmUpTest {
         assertEquals(6, MgKernel.warmUpCycles('a'));
         assertEquals(2, MgKernel.warmUpCycles('B'));
         assertEquals(2, MgKernel.warmUpCycles('C'));
-    }
-
-    /** warmUpCycles -1: the class's default. */
-    private static KernelResult run(int ranks, int threads, int warmUpCycles) {
-        AtomicReference<KernelResult> result = new AtomicReference<>();
-        SmpJob.run(ranks, new String[] {"--threads", Integer.toString(threads)}, Duration.ofSeconds(100), session -> {
-            KernelResult r = new MgKernel(warmUpCycles).run(session.world(), session.team(), 'S');
-            if (session.rank() == 0) {
-                result.set(r);
-            }
-        });
-        return result.get();
     }
 }
