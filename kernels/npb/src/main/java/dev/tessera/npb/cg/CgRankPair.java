@@ -27,10 +27,11 @@ import java.util.Arrays;
  *
  * <p>Inside CG's iteration the solver folds these exchanges into its two dot products
  * ({@link #multiplyDot}, {@link #residualSum}, {@link #advanceDirection}): the partial sums
- * travel with p.q, and the elements of r that the other process's share reads travel with
- * r.r, from which each process computes the other's p = r + beta p itself (the same
- * operations on the same bits). Two waits for the other process per iteration instead of
- * four ({@link #multiply}'s two and the two dot products').
+ * travel with p.q; the elements of r that the other process's share reads are sent at r.r
+ * and waited for after the next diagonal product (hidden behind it, as the p exchange was),
+ * and each process computes the other's p = r + beta p itself (the same operations on the
+ * same bits). Two waits that can hold a process up per iteration instead of four
+ * ({@link #multiply}'s two and the two dot products').
  *
  * <p>Built by {@link #create}, collectively, on one member per process; used only with one
  * team member (the product is not split among members).
@@ -41,6 +42,7 @@ final class CgRankPair {
     private static final int TAG_VECTOR = 21;
     private static final int TAG_SUMS = 22;
     private static final int TAG_RESIDUAL = 23;
+    private static final int TAG_RHO = 24;
 
     private final Comm world;
     private final int partner;
@@ -60,17 +62,23 @@ final class CgRankPair {
     private final double[] otherSums;
     /** The other process's message of the same shape: its part of p.q, then its partial sums for own columns. */
     private final double[] receivedSums;
-    /** This process's r.r, then its r elements [0, sendLength) ({@link #residualSum}). */
-    private final double[] residualOut;
-    /** The other process's r.r, then the r elements the share reads. */
+    /** This process's r.r, and the other's ({@link #residualSum}). */
+    private final double[] rhoOut = new double[1];
+    private final double[] rhoIn = new double[1];
+    /** The other process's r elements that the share reads ({@link #residualSum}). */
     private final double[] residualIn;
     private final Buffer otherVIn;
     private final Buffer otherSumsOut;
     private final Buffer receivedSumsIn;
     private final Buffer sumsOnlyOut;
     private final Buffer sumsOnlyIn;
-    private final Buffer residualOutBuffer;
+    private final Buffer rhoOutBuffer;
+    private final Buffer rhoInBuffer;
     private final Buffer residualInBuffer;
+    /** The exchange of r elements that {@link #residualSum} started, or null; and the beta to apply with them. */
+    private Request residualArriving;
+    private Request residualLeaving;
+    private double pendingBeta;
 
     private CgRankPair(Comm world, CgUpperHalf half, int[] rowstr, int[] colidx, double[] a, int sendLength,
             int receivedLength) {
@@ -85,14 +93,14 @@ final class CgRankPair {
         this.otherV = new double[shareRows];
         this.otherSums = new double[1 + shareRows];
         this.receivedSums = new double[1 + receivedLength];
-        this.residualOut = new double[1 + sendLength];
-        this.residualIn = new double[1 + shareRows];
+        this.residualIn = new double[shareRows];
         this.otherVIn = Buffer.of(otherV);
         this.otherSumsOut = Buffer.of(otherSums);
         this.receivedSumsIn = Buffer.of(receivedSums);
         this.sumsOnlyOut = Buffer.of(otherSums, 1, shareRows);
         this.sumsOnlyIn = Buffer.of(receivedSums, 1, receivedLength);
-        this.residualOutBuffer = Buffer.of(residualOut);
+        this.rhoOutBuffer = Buffer.of(rhoOut);
+        this.rhoInBuffer = Buffer.of(rhoIn);
         this.residualInBuffer = Buffer.of(residualIn);
     }
 
@@ -225,6 +233,7 @@ final class CgRankPair {
      * call it at the same point.
      */
     void multiply(double[] v, double[] target) {
+        finishResidualExchange();
         productWhileFetching(v, target);
         share(v, target);
         exchange(sumsOnlyIn, sumsOnlyOut, TAG_SUMS);
@@ -247,9 +256,18 @@ final class CgRankPair {
      */
     double multiplyDot(double[] p, double[] q, boolean fresh) {
         if (fresh) {
+            finishResidualExchange();
             productWhileFetching(p, q);
         } else {
             half.multiply(p, q, 0, 0, half.n);
+            // The r elements sent at the last r.r have had the diagonal product's time to arrive.
+            finishResidualExchange();
+            double beta = pendingBeta;
+            double[] otherV = this.otherV;
+            double[] residualIn = this.residualIn;
+            for (int t = 0; t < otherV.length; t++) {
+                otherV[t] = residualIn[t] + beta * otherV[t];
+            }
         }
         share(p, q);
         double own = 0.0;
@@ -270,28 +288,38 @@ final class CgRankPair {
     }
 
     /**
-     * r.r over both processes (the same bits on both), from this process's {@code rr}; the
-     * same exchange brings the other process's elements of r that the share reads, for
-     * {@link #advanceDirection}. One wait, where cg.f needs one for r.r and another for p in
-     * the next product.
+     * r.r over both processes (the same bits on both), from this process's {@code rr}. It also
+     * starts sending this process's r elements [0, sendLength) (straight from {@code r}, which
+     * the caller leaves unchanged until the next product) and receiving the other process's
+     * that the share reads; the next {@link #multiplyDot} waits for them only after its
+     * diagonal block's product, so their transfer hides behind it as cg.f's p exchange does.
+     * The wait here is for r.r alone, where cg.f also needs a second wait for p.
      */
     double residualSum(double rr, double[] r) {
-        residualOut[0] = rr;
-        System.arraycopy(r, 0, residualOut, 1, sendLength);
-        exchange(residualInBuffer, residualOutBuffer, TAG_RESIDUAL);
-        return rr + residualIn[0];
+        finishResidualExchange();
+        residualArriving = world.irecv(residualInBuffer, partner, TAG_RESIDUAL);
+        residualLeaving = world.isend(Buffer.of(r, 0, sendLength), partner, TAG_RESIDUAL);
+        rhoOut[0] = rr;
+        exchange(rhoInBuffer, rhoOutBuffer, TAG_RHO);
+        return rr + rhoIn[0];
     }
 
     /**
-     * The other process's elements of p after its update p = r + beta p, computed here as it
-     * computes them (the same operations on the same bits, so the same values), from the r
-     * elements {@link #residualSum} brought.
+     * The beta of the other process's update p = r + beta p, which the next
+     * {@link #multiplyDot} applies to its elements of p as it does (the same operations on
+     * the same bits, so the same values), with the r elements {@link #residualSum} sent.
      */
     void advanceDirection(double beta) {
-        double[] otherV = this.otherV;
-        double[] residualIn = this.residualIn;
-        for (int t = 0; t < otherV.length; t++) {
-            otherV[t] = residualIn[t + 1] + beta * otherV[t];
+        pendingBeta = beta;
+    }
+
+    /** Waits for the r elements {@link #residualSum} sent and received, if any. */
+    private void finishResidualExchange() {
+        if (residualArriving != null) {
+            residualArriving.await();
+            residualLeaving.await();
+            residualArriving = null;
+            residualLeaving = null;
         }
     }
 
