@@ -222,8 +222,9 @@ final class CgSolver {
 
         for (int cgit = 1; cgit <= CGITMAX; cgit++) {
             if (pair != null && folded) {
-                // Two waits per iteration instead of four: the product's partial sums travel with
-                // p.q, and r's elements the other process's share reads travel with r.r (CgRankPair).
+                // Two waits that can hold a process up per iteration instead of four: the product's
+                // partial sums travel with p.q; r's elements that the other process's share reads
+                // leave at r.r and are waited for after the next diagonal product (CgRankPair).
                 double d = pair.multiplyDot(p, q, cgit == 1);
                 double alpha = rho / d;
                 double rho0 = rho;
