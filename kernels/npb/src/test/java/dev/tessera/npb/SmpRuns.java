@@ -5,16 +5,16 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Runs a kernel on an smp job (ranks as threads of the test JVM) and returns rank 0's result. */
-final class SmpRuns {
+public final class SmpRuns {
 
     private SmpRuns() {
     }
 
-    static KernelResult run(NpbKernel kernel, char problemClass, int ranks, int threads) {
+    public static KernelResult run(NpbKernel kernel, char problemClass, int ranks, int threads) {
         return run(kernel, problemClass, ranks, threads, Duration.ofSeconds(150));
     }
 
-    static KernelResult run(NpbKernel kernel, char problemClass, int ranks, int threads, Duration timeout) {
+    public static KernelResult run(NpbKernel kernel, char problemClass, int ranks, int threads, Duration timeout) {
         AtomicReference<KernelResult> result = new AtomicReference<>();
         SmpJob.run(ranks, new String[] {"--threads", Integer.toString(threads)}, timeout, session -> {
             KernelResult r = kernel.run(session.world(), session.team(), problemClass);

@@ -25,6 +25,14 @@ import java.util.Arrays;
  * partial sums for the other process's rows (after). The sums run in another order than
  * cg.f's; the results differ by rounding only, far inside the verification's 1e-10.
  *
+ * <p>Inside CG's iteration the solver folds these exchanges into its two dot products
+ * ({@link #multiplyDot}, {@link #residualSum}, {@link #advanceDirection}): the partial sums
+ * travel with p.q; the elements of r that the other process's share reads are sent at r.r
+ * and waited for after the next diagonal product (hidden behind it, as the p exchange was),
+ * and each process computes the other's p = r + beta p itself (the same operations on the
+ * same bits). Two waits that can hold a process up per iteration instead of four
+ * ({@link #multiply}'s two and the two dot products').
+ *
  * <p>Built by {@link #create}, collectively, on one member per process; used only with one
  * team member (the product is not split among members).
  */
@@ -33,6 +41,8 @@ final class CgRankPair {
     private static final int TAG_SETUP = 20;
     private static final int TAG_VECTOR = 21;
     private static final int TAG_SUMS = 22;
+    private static final int TAG_RESIDUAL = 23;
+    private static final int TAG_RHO = 24;
 
     private final Comm world;
     private final int partner;
@@ -45,13 +55,30 @@ final class CgRankPair {
     private final int sendLength;
     /** The other process's vector elements this share reads, one per row of the share. */
     private final double[] otherV;
-    /** The share's row sums: partial sums for the other process's rows. */
+    /**
+     * Element 0: this process's part of p.q in {@link #multiplyDot}; elements 1 on: the share's
+     * row sums, partial sums for the other process's rows.
+     */
     private final double[] otherSums;
-    /** The other process's partial sums for own columns [0, receivedSums.length). */
+    /** The other process's message of the same shape: its part of p.q, then its partial sums for own columns. */
     private final double[] receivedSums;
+    /** This process's r.r, and the other's ({@link #residualSum}). */
+    private final double[] rhoOut = new double[1];
+    private final double[] rhoIn = new double[1];
+    /** The other process's r elements that the share reads ({@link #residualSum}). */
+    private final double[] residualIn;
     private final Buffer otherVIn;
     private final Buffer otherSumsOut;
     private final Buffer receivedSumsIn;
+    private final Buffer sumsOnlyOut;
+    private final Buffer sumsOnlyIn;
+    private final Buffer rhoOutBuffer;
+    private final Buffer rhoInBuffer;
+    private final Buffer residualInBuffer;
+    /** The exchange of r elements that {@link #residualSum} started, or null; and the beta to apply with them. */
+    private Request residualArriving;
+    private Request residualLeaving;
+    private double pendingBeta;
 
     private CgRankPair(Comm world, CgUpperHalf half, int[] rowstr, int[] colidx, double[] a, int sendLength,
             int receivedLength) {
@@ -64,11 +91,17 @@ final class CgRankPair {
         this.sendLength = sendLength;
         int shareRows = rowstr.length - 1;
         this.otherV = new double[shareRows];
-        this.otherSums = new double[shareRows];
-        this.receivedSums = new double[receivedLength];
+        this.otherSums = new double[1 + shareRows];
+        this.receivedSums = new double[1 + receivedLength];
+        this.residualIn = new double[shareRows];
         this.otherVIn = Buffer.of(otherV);
         this.otherSumsOut = Buffer.of(otherSums);
         this.receivedSumsIn = Buffer.of(receivedSums);
+        this.sumsOnlyOut = Buffer.of(otherSums, 1, shareRows);
+        this.sumsOnlyIn = Buffer.of(receivedSums, 1, receivedLength);
+        this.rhoOutBuffer = Buffer.of(rhoOut);
+        this.rhoInBuffer = Buffer.of(rhoIn);
+        this.residualInBuffer = Buffer.of(residualIn);
     }
 
     /** Stored elements per process: its upper half's, and its share of the off-diagonal ones. */
@@ -200,24 +233,126 @@ final class CgRankPair {
      * call it at the same point.
      */
     void multiply(double[] v, double[] target) {
+        finishResidualExchange();
+        productWhileFetching(v, target);
+        share(v, target);
+        exchange(sumsOnlyIn, sumsOnlyOut, TAG_SUMS);
+        addReceivedSums(target);
+    }
+
+    /**
+     * CG's product and the dot product that follows it, with one exchange: q[0 .. cols) = (A p)
+     * over the process's columns, and p.q over both processes (the same bits on both). With
+     * {@code fresh} the other process's elements of p are fetched first, as in
+     * {@link #multiply}; otherwise they are the ones {@link #advanceDirection} kept up to date.
+     *
+     * <p>p.q is summed as each process's own part, p.(the process's q before the other's
+     * partial sums are added) plus the other's elements of p times the partial sums this
+     * process sends them (the other process's q.p terms that this process computed), and the
+     * two parts are added. That needs no value from the other process, so the part travels
+     * with the partial sums: one wait instead of cg.f's two (the product's exchange, then the
+     * dot product's). The sum runs in another order than cg.f's; the results differ by
+     * rounding only.
+     */
+    double multiplyDot(double[] p, double[] q, boolean fresh) {
+        if (fresh) {
+            finishResidualExchange();
+            productWhileFetching(p, q);
+        } else {
+            half.multiply(p, q, 0, 0, half.n);
+            // The r elements sent at the last r.r have had the diagonal product's time to arrive.
+            finishResidualExchange();
+            double beta = pendingBeta;
+            double[] otherV = this.otherV;
+            double[] residualIn = this.residualIn;
+            for (int t = 0; t < otherV.length; t++) {
+                otherV[t] = residualIn[t] + beta * otherV[t];
+            }
+        }
+        share(p, q);
+        double own = 0.0;
+        for (int j = 0; j < half.n; j++) {
+            own += p[j] * q[j];
+        }
+        double[] otherV = this.otherV;
+        double[] otherSums = this.otherSums;
+        double theirs = 0.0;
+        for (int t = 0; t < otherV.length; t++) {
+            theirs += otherV[t] * otherSums[t + 1];
+        }
+        double part = own + theirs;
+        otherSums[0] = part;
+        exchange(receivedSumsIn, otherSumsOut, TAG_SUMS);
+        addReceivedSums(q);
+        return part + receivedSums[0];
+    }
+
+    /**
+     * r.r over both processes (the same bits on both), from this process's {@code rr}. It also
+     * starts sending this process's r elements [0, sendLength) (straight from {@code r}, which
+     * the caller leaves unchanged until the next product) and receiving the other process's
+     * that the share reads; the next {@link #multiplyDot} waits for them only after its
+     * diagonal block's product, so their transfer hides behind it as cg.f's p exchange does.
+     * The wait here is for r.r alone, where cg.f also needs a second wait for p.
+     */
+    double residualSum(double rr, double[] r) {
+        finishResidualExchange();
+        residualArriving = world.irecv(residualInBuffer, partner, TAG_RESIDUAL);
+        residualLeaving = world.isend(Buffer.of(r, 0, sendLength), partner, TAG_RESIDUAL);
+        rhoOut[0] = rr;
+        exchange(rhoInBuffer, rhoOutBuffer, TAG_RHO);
+        return rr + rhoIn[0];
+    }
+
+    /**
+     * The beta of the other process's update p = r + beta p, which the next
+     * {@link #multiplyDot} applies to its elements of p as it does (the same operations on
+     * the same bits, so the same values), with the r elements {@link #residualSum} sent.
+     */
+    void advanceDirection(double beta) {
+        pendingBeta = beta;
+    }
+
+    /** Waits for the r elements {@link #residualSum} sent and received, if any. */
+    private void finishResidualExchange() {
+        if (residualArriving != null) {
+            residualArriving.await();
+            residualLeaving.await();
+            residualArriving = null;
+            residualLeaving = null;
+        }
+    }
+
+    /**
+     * The diagonal block's product into target, while the other process's elements of v that
+     * the share reads arrive.
+     */
+    private void productWhileFetching(double[] v, double[] target) {
         Request vIn = world.irecv(otherVIn, partner, TAG_VECTOR);
         Request vOut = world.isend(Buffer.of(v, 0, sendLength), partner, TAG_VECTOR);
         half.multiply(v, target, 0, 0, half.n);
         vIn.await();
         vOut.await();
-        share(v, target);
-        Request sumsIn = world.irecv(receivedSumsIn, partner, TAG_SUMS);
-        Request sumsOut = world.isend(otherSumsOut, partner, TAG_SUMS);
-        sumsIn.await();
-        sumsOut.await();
+    }
+
+    /** Sends {@code out} to the other process and receives {@code in} from it (the same tag both ways). */
+    private void exchange(Buffer in, Buffer out, int tag) {
+        Request received = world.irecv(in, partner, tag);
+        Request sent = world.isend(out, partner, tag);
+        received.await();
+        sent.await();
+    }
+
+    /** target[j] += the other process's partial sum for own column j. */
+    private void addReceivedSums(double[] target) {
         double[] received = receivedSums;
-        for (int j = 0; j < received.length; j++) {
-            target[j] += received[j];
+        for (int j = 1; j < received.length; j++) {
+            target[j - 1] += received[j];
         }
     }
 
     /**
-     * The share's product: row t's sum of a(t, c) v[c] into otherSums[t], and a(t, c)
+     * The share's product: row t's sum of a(t, c) v[c] into otherSums[t + 1], and a(t, c)
      * otherV[t] added to target[c].
      */
     private void share(double[] v, double[] target) {
@@ -226,7 +361,7 @@ final class CgRankPair {
         double[] a = this.a;
         double[] otherV = this.otherV;
         double[] otherSums = this.otherSums;
-        for (int t = 0; t < otherSums.length; t++) {
+        for (int t = 0; t < otherV.length; t++) {
             double vt = otherV[t];
             double s0 = 0.0;
             double s1 = 0.0;
@@ -247,7 +382,7 @@ final class CgRankPair {
                 s0 += a[k] * v[c0];
                 target[c0] += a[k] * vt;
             }
-            otherSums[t] = s0 + s1;
+            otherSums[t + 1] = s0 + s1;
         }
     }
 }

@@ -37,6 +37,11 @@ final class CgSolver {
      * off-diagonal element stored on both processes) instead of {@link CgRankPair}; for comparison.
      */
     static final String CG_PAIR_OFF = "tessera.npb.cg.pairProduct.off";
+    /**
+     * {@code -Dtessera.npb.cg.pairFold.off=true}: with {@link CgRankPair}'s product, four waits
+     * per CG iteration (product's two exchanges, then the two dot products) instead of two; for comparison.
+     */
+    static final String CG_FOLD_OFF = "tessera.npb.cg.pairFold.off";
     /** Doubles between two members' partial sums: one cache line each. */
     private static final int PAD = 8;
 
@@ -55,6 +60,8 @@ final class CgSolver {
     private final int halfOffset;
     /** At two processes of one member: the product with every element stored once between them, or null. */
     private final CgRankPair pair;
+    /** With {@link #pair}: whether its exchanges are folded into the dot products ({@link CgRankPair#multiplyDot}). */
+    private final boolean folded;
     /** With {@link #half} and several members: member m's share of the half's product, rows halfRows[m] on. */
     private final double[][] accumulators;
     /** First row of each member's part of the product with {@link #half} (members + 1 bounds). */
@@ -106,6 +113,7 @@ final class CgSolver {
         // processes and members on both, so both take part in the collective create or neither does).
         this.pair = world.size() == 2 && team.size() == 1 && !Boolean.getBoolean(CG_PAIR_OFF)
                 ? CgRankPair.create(world, grid, matrix, half) : null;
+        this.folded = pair != null && !Boolean.getBoolean(CG_FOLD_OFF);
         // The compressed rows are kept only for rows the half does not cover (none at np = 1).
         boolean allRowsInHalf = pair != null || half != null && half.n == rows;
         this.a = allRowsInHalf ? null : matrix.a;
@@ -213,6 +221,19 @@ final class CgSolver {
         double rho = allSum(ctx, id, members, dot(x, x, c0, c1));
 
         for (int cgit = 1; cgit <= CGITMAX; cgit++) {
+            if (pair != null && folded) {
+                // Two waits that can hold a process up per iteration instead of four: the product's
+                // partial sums travel with p.q; r's elements that the other process's share reads
+                // leave at r.r and are waited for after the next diagonal product (CgRankPair).
+                double d = pair.multiplyDot(p, q, cgit == 1);
+                double alpha = rho / d;
+                double rho0 = rho;
+                rho = pair.residualSum(updateZR(z, r, p, q, alpha, c0, c1), r);
+                double beta = rho / rho0;
+                updateP(p, r, beta, c0, c1);
+                pair.advanceDirection(beta);
+                continue;
+            }
             // q = A.p: local product into w, then row reduction and transpose into q.
             product(ctx, id, members, p, q, reduceRecvQ, exchangeRecvQ, r0, r1, c0, c1);
             if (pair == null && (half == null || grid.l2npcols > 0)) {

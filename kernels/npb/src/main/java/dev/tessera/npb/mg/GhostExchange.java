@@ -18,6 +18,9 @@ import dev.tessera.comm.Request;
  * below, and the lower face goes down while the upper ghost arrives from above. The
  * reference does the two directions one after the other ({@code give3}/{@code take3});
  * at once, an exchange along an axis waits for its neighbours once instead of twice.
+ * Along z a face is one contiguous plane of the block, so it is sent from the block and
+ * received into its ghost plane directly, without the buffers (at 2 x 1, where only z is
+ * split, every exchange; the reference packs every face).
  *
  * <p>A replicated level (whole level on every rank, {@code grid == null}) is periodic in
  * place along every axis.
@@ -66,7 +69,8 @@ final class GhostExchange {
             above[axis] = s.dest();
             local[axis] = dims[dim] == 1;
         }
-        int face = Math.max(m2 * m3, Math.max(m1 * m3, m1 * m2));
+        // z's faces go straight from and into the block (swapZ): the buffers hold x's and y's.
+        int face = Math.max(m2 * m3, m1 * m3);
         this.sendUp = new double[face];
         this.sendDown = new double[face];
         this.fromBelow = new double[face];
@@ -124,6 +128,10 @@ final class GhostExchange {
      * two messages apart.
      */
     private void swap(double[] u, int axis) {
+        if (axis == 2) {
+            swapZ(u);
+            return;
+        }
         int last = axis == 0 ? m1 : axis == 1 ? m2 : m3;
         int n = pack(u, axis, last - 2, sendUp);
         pack(u, axis, 1, sendDown);
@@ -134,6 +142,21 @@ final class GhostExchange {
         Request.waitAll(fromBelowDone, fromAboveDone, upSent, downSent);
         unpack(u, axis, 0, fromBelow);
         unpack(u, axis, last - 1, fromAbove);
+    }
+
+    /**
+     * {@link #swap} along z, where a layer is one contiguous plane of the block (ghosts
+     * included): the interior planes are sent from the block and the ghost planes received
+     * into it, with no face buffers. The four planes are distinct (the sends only read, and
+     * with one interior plane both read the same one).
+     */
+    private void swapZ(double[] u) {
+        int plane = m1 * m2;
+        Request fromBelowDone = grid.irecv(Buffer.of(u, 0, plane), below[2], TAG_UP);
+        Request fromAboveDone = grid.irecv(Buffer.of(u, (m3 - 1) * plane, plane), above[2], TAG_DOWN);
+        Request upSent = grid.isend(Buffer.of(u, (m3 - 2) * plane, plane), above[2], TAG_UP);
+        Request downSent = grid.isend(Buffer.of(u, plane, plane), below[2], TAG_DOWN);
+        Request.waitAll(fromBelowDone, fromAboveDone, upSent, downSent);
     }
 
     /** Copies layer {@code at} of {@code axis} into {@code sendBuf}; returns its length. */

@@ -31,10 +31,13 @@ import dev.tessera.task.Team;
  * interp) with the static schedule; different planes write disjoint memory.
  *
  * <p>JIT: the work on one x line is a small static method ({@code residRow}, ...), called
- * once per line. The one untimed V-cycle calls each of them thousands of times, so C2
- * compiles them whole before the timer starts; with the loops inside the per-member
- * lambdas (a handful of calls per V-cycle) C2 compiled the lambdas whole only during the
- * timed part, in every rank's JVM.
+ * once per line, and the loop over the lines of one plane another ({@code residPlane},
+ * ...), called once per plane. The untimed V-cycles call them hundreds to thousands of
+ * times, so C2 compiles them whole before the timer starts. The per-member lambdas, run a
+ * handful of times per V-cycle, keep only the loop over planes: with the loop over lines
+ * inside them too, C2 compiled resid's and psinv's lambdas only during the timed part, and
+ * restrict's and interp's even after six untimed V-cycles at 2 x 1, where each rank's JVM
+ * counts only its half of the iterations (class A, -Xlog:jit+compilation).
  */
 final class MgOperators {
 
@@ -53,16 +56,22 @@ final class MgOperators {
         team.region(ctx -> {
             ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
                 for (int i3 = from; i3 < to; i3++) {
-                    int i2 = 1;
-                    for (; i2 + 1 < m2 - 1; i2 += 2) {
-                        residTwoRows(u, v, r, (i3 * m2 + i2) * m1, m1, plane, a0, a2, a3);
-                    }
-                    if (i2 < m2 - 1) {
-                        residRow(u, v, r, (i3 * m2 + i2) * m1, m1, plane, a0, a2, a3);
-                    }
+                    residPlane(u, v, r, i3, m1, m2, plane, a0, a2, a3);
                 }
             });
         });
+    }
+
+    /** resid on the interior lines of plane i3. */
+    private static void residPlane(double[] u, double[] v, double[] r, int i3, int m1, int m2, int plane, double a0,
+            double a2, double a3) {
+        int i2 = 1;
+        for (; i2 + 1 < m2 - 1; i2 += 2) {
+            residTwoRows(u, v, r, (i3 * m2 + i2) * m1, m1, plane, a0, a2, a3);
+        }
+        if (i2 < m2 - 1) {
+            residRow(u, v, r, (i3 * m2 + i2) * m1, m1, plane, a0, a2, a3);
+        }
     }
 
     /** One x line of resid: the interior of the line starting at {@code c}. */
@@ -170,16 +179,22 @@ final class MgOperators {
         team.region(ctx -> {
             ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
                 for (int i3 = from; i3 < to; i3++) {
-                    int i2 = 1;
-                    for (; i2 + 1 < m2 - 1; i2 += 2) {
-                        psinvTwoRows(r, u, (i3 * m2 + i2) * m1, m1, plane, c0, c1, c2);
-                    }
-                    if (i2 < m2 - 1) {
-                        psinvRow(r, u, (i3 * m2 + i2) * m1, m1, plane, c0, c1, c2);
-                    }
+                    psinvPlane(r, u, i3, m1, m2, plane, c0, c1, c2);
                 }
             });
         });
+    }
+
+    /** psinv on the interior lines of plane i3. */
+    private static void psinvPlane(double[] r, double[] u, int i3, int m1, int m2, int plane, double c0, double c1,
+            double c2) {
+        int i2 = 1;
+        for (; i2 + 1 < m2 - 1; i2 += 2) {
+            psinvTwoRows(r, u, (i3 * m2 + i2) * m1, m1, plane, c0, c1, c2);
+        }
+        if (i2 < m2 - 1) {
+            psinvRow(r, u, (i3 * m2 + i2) * m1, m1, plane, c0, c1, c2);
+        }
     }
 
     /** One x line of psinv: the interior of the line starting at {@code o}. */
@@ -286,12 +301,17 @@ final class MgOperators {
         team.region(ctx -> {
             ctx.parallelForRange(1, j3 - 1, Schedule.STATIC, (from, to) -> {
                 for (int c3 = from; c3 < to; c3++) {
-                    for (int c2 = 1; c2 < j2 - 1; c2++) {
-                        restrictRow(r, (2 * c3 * k2 + 2 * c2) * k1, k1, plane, s, (c3 * j2 + c2) * j1, j1);
-                    }
+                    restrictPlane(r, c3, k1, k2, plane, s, j1, j2);
                 }
             });
         });
+    }
+
+    /** rprj3 on the interior lines of coarse plane c3. */
+    private static void restrictPlane(double[] r, int c3, int k1, int k2, int plane, double[] s, int j1, int j2) {
+        for (int c2 = 1; c2 < j2 - 1; c2++) {
+            restrictRow(r, (2 * c3 * k2 + 2 * c2) * k1, k1, plane, s, (c3 * j2 + c2) * j1, j1);
+        }
     }
 
     /** One coarse x line of rprj3: fine line {@code o}, coarse line {@code out}. */
@@ -334,12 +354,18 @@ final class MgOperators {
         team.region(ctx -> {
             ctx.parallelForRange(0, mm3 - 1, Schedule.STATIC, (from, to) -> {
                 for (int c3 = from; c3 < to; c3++) {
-                    for (int c2 = 0; c2 < mm2 - 1; c2++) {
-                        interpolateRow(z, (c3 * mm2 + c2) * mm1, mm1, zplane, u, (2 * c3 * n2 + 2 * c2) * n1, n1, uplane);
-                    }
+                    interpolatePlane(z, c3, mm1, mm2, zplane, u, n1, n2, uplane);
                 }
             });
         });
+    }
+
+    /** interp from coarse plane c3 (its lines 0 .. mm2 - 2) into the fine planes it feeds. */
+    private static void interpolatePlane(double[] z, int c3, int mm1, int mm2, int zplane, double[] u, int n1, int n2,
+            int uplane) {
+        for (int c2 = 0; c2 < mm2 - 1; c2++) {
+            interpolateRow(z, (c3 * mm2 + c2) * mm1, mm1, zplane, u, (2 * c3 * n2 + 2 * c2) * n1, n1, uplane);
+        }
     }
 
     /** One coarse x line of interp: coarse line {@code zc} into the four fine lines from {@code u00}. */
