@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (ranks as threads of the test JVM) and on shm (one JVM per rank, started by the process launcher as
  * {@code tessera run --device shm} starts them). Opt-in, minutes long: {@code mvn -pl kernels/npb
  * install -Pnpb-full} sets the system property {@code npb.test.classes} to SWAB (W, A and B; about
- * 15 minutes on 2 quiet cores); {@code -Dnpb.test.classes=SWA} leaves class B out. By default it is
+ * 15 minutes on 2 quiet cores); {@code -Dnpb.test.classes=SWA} leaves class B out, {@code
+ * -Dnpb.test.kernels=is,cg} runs only those kernels. By default it is
  * S and these are skipped (class S is verified by the other tests of this module).
  */
 @Timeout(1800)
@@ -34,12 +35,13 @@ class LargerClassesTest {
     static List<Arguments> configurations() {
         List<Arguments> out = new ArrayList<>();
         String classes = System.getProperty("npb.test.classes", "S");
+        List<String> kernels = List.of(System.getProperty("npb.test.kernels", "ep,is,cg,mg,ft").split(","));
         for (char c : classes.toCharArray()) {
             if (c == 'S') {
                 continue;
             }
             for (String device : new String[] {"smp", "shm"}) {
-                for (String kernel : new String[] {"ep", "is", "cg", "mg", "ft"}) {
+                for (String kernel : kernels) {
                     out.add(Arguments.of(kernel, c, 1, 1, device));
                     out.add(Arguments.of(kernel, c, 1, 2, device));
                     out.add(Arguments.of(kernel, c, 2, 1, device));
