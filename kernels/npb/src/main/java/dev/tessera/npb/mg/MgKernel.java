@@ -82,7 +82,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
 
         /** The defaults, each overridable by its system property. */
         static Tuning fromProperties() {
-            return new Tuning(Integer.getInteger("tessera.npb.mg.serialSide", 32),
+            return new Tuning(Integer.getInteger("tessera.npb.mg.serialSide", 0),
                     Integer.getInteger("tessera.npb.mg.replicateSide", 16),
                     !Boolean.getBoolean("tessera.npb.mg.fusedGhosts.off"));
         }

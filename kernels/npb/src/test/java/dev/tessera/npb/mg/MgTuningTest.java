@@ -54,10 +54,10 @@ class MgTuningTest {
     @Timeout(30)
     void defaultsAndBadValues() {
         MgKernel.Tuning t = MgKernel.Tuning.fromProperties();
-        assertEquals(32, t.serialSide());
+        assertEquals(0, t.serialSide());
         assertEquals(16, t.replicateSide());
         assertTrue(t.fusedGhosts());
-        assertEquals(34 * 34 * 34, t.serialPoints());
+        assertEquals(34 * 34 * 34, new MgKernel.Tuning(32, 0, false).serialPoints());
         assertEquals(0, MgKernel.Tuning.NONE.serialPoints());
         assertThrows(IllegalArgumentException.class, () -> new MgKernel.Tuning(-1, 0, false));
         assertThrows(IllegalArgumentException.class, () -> new MgKernel.Tuning(0, -1, false));
