@@ -23,8 +23,12 @@ import java.util.Locale;
  * ghost layer, refreshed after every operator by the ghost exchange
  * ({@link MgLevel#exchange}, the reference's {@code comm3}). The coarser levels are held
  * whole by every rank ({@link CoarseAgglomeration}) where the reference idles ranks
- * instead; the finest level must be split (np <= n^3 / 8), which {@link #check} enforces.
- * Inside a rank every operator runs over the team's members ({@link MgOperators}).
+ * instead, and with two or more ranks so are the levels of at most 16^3 points
+ * ({@link Tuning#replicateSide}: one allgather instead of three latency-bound exchanges per
+ * level and V-cycle); the finest level must be split (np <= n^3 / 8), which {@link #check}
+ * enforces. Inside a rank every operator runs over the team's members ({@link MgOperators}),
+ * and fills its output's ghosts along the axes with one rank plane by plane
+ * ({@link Tuning#fusedGhosts}).
  *
  * <p>Timing as the reference: initialisation, untimed V-cycles (the reference runs one;
  * see {@link #warmUpCycles}) and a fresh initialisation, then the timed part: residual,
