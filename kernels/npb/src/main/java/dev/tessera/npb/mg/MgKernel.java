@@ -26,9 +26,8 @@ import java.util.Locale;
  * instead, and with two or more ranks so are the levels of at most 16^3 points
  * ({@link Tuning#replicateSide}: one allgather instead of three latency-bound exchanges per
  * level and V-cycle); the finest level must be split (np <= n^3 / 8), which {@link #check}
- * enforces. Inside a rank every operator runs over the team's members ({@link MgOperators}),
- * and fills its output's ghosts along the axes with one rank plane by plane
- * ({@link Tuning#fusedGhosts}).
+ * enforces. Inside a rank every operator runs over the team's members ({@link MgOperators});
+ * see {@link Tuning} for the switches.
  *
  * <p>Timing as the reference: initialisation, untimed V-cycles (the reference runs one;
  * see {@link #warmUpCycles}) and a fresh initialisation, then the timed part: residual,
@@ -62,8 +61,8 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
      * @param serialSide levels of at most this many points a side (32: 32^3 and below) are
      *     worked on by the rank's first thread alone: each operator on them costs a team
      *     region (a hand-off to the other members and back) for a few to a few hundred
-     *     microseconds of work; 0: every level over all members
-     *     ({@code -Dtessera.npb.mg.serialSide})
+     *     microseconds of work; 0 (the default: not faster at 1 x 2 in an A/B, docs/npb.md,
+     *     stop 37): every level over all members ({@code -Dtessera.npb.mg.serialSide})
      * @param replicateSide with two or more ranks, levels of at most this many points a side
      *     (and below the finest) are held whole and computed by every rank
      *     ({@link CoarseAgglomeration}) instead of split and exchanged: one allgather down the
@@ -72,8 +71,9 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
      * @param fusedGhosts the ghosts along the axes with one rank (all three at one rank, x
      *     and y at 2 ranks) are filled by the operator that writes the block, plane by plane
      *     on the member that computed the plane, instead of by the first thread alone in a
-     *     pass over the whole block afterwards ({@code -Dtessera.npb.mg.fusedGhosts.off=true}
-     *     turns it off)
+     *     pass over the whole block afterwards; off by default, as it read slower at 1 x 2 in
+     *     three A/B series and no faster at 1 x 1 and 2 x 1 (docs/npb.md, stop 37;
+     *     {@code -Dtessera.npb.mg.fusedGhosts=true} turns it on)
      */
     record Tuning(int serialSide, int replicateSide, boolean fusedGhosts) {
 
@@ -88,7 +88,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         static Tuning fromProperties() {
             return new Tuning(Integer.getInteger("tessera.npb.mg.serialSide", 0),
                     Integer.getInteger("tessera.npb.mg.replicateSide", 16),
-                    !Boolean.getBoolean("tessera.npb.mg.fusedGhosts.off"));
+                    Boolean.getBoolean("tessera.npb.mg.fusedGhosts"));
         }
 
         /** As before this tuning: every level over every member, replicated only where needed, ghosts afterwards. */

@@ -56,7 +56,7 @@ class MgTuningTest {
         MgKernel.Tuning t = MgKernel.Tuning.fromProperties();
         assertEquals(0, t.serialSide());
         assertEquals(16, t.replicateSide());
-        assertTrue(t.fusedGhosts());
+        assertEquals(false, t.fusedGhosts());
         assertEquals(34 * 34 * 34, new MgKernel.Tuning(32, 0, false).serialPoints());
         assertEquals(0, MgKernel.Tuning.NONE.serialPoints());
         assertThrows(IllegalArgumentException.class, () -> new MgKernel.Tuning(-1, 0, false));
