@@ -23,9 +23,8 @@ import java.util.Locale;
  * ghost layer, refreshed after every operator by the ghost exchange
  * ({@link MgLevel#exchange}, the reference's {@code comm3}). The coarser levels are held
  * whole by every rank ({@link CoarseAgglomeration}) where the reference idles ranks
- * instead, and with two or more ranks so are the levels of at most 16^3 points
- * ({@link Tuning#replicateSide}: one allgather instead of three latency-bound exchanges per
- * level and V-cycle); the finest level must be split (np <= n^3 / 8), which {@link #check}
+ * instead, and optionally ({@link Tuning#replicateSide}) further levels, which trades
+ * three latency-bound exchanges per level and V-cycle for redundant work; the finest level must be split (np <= n^3 / 8), which {@link #check}
  * enforces. Inside a rank every operator runs over the team's members ({@link MgOperators});
  * see {@link Tuning} for the switches.
  *
@@ -66,8 +65,9 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
      * @param replicateSide with two or more ranks, levels of at most this many points a side
      *     (and below the finest) are held whole and computed by every rank
      *     ({@link CoarseAgglomeration}) instead of split and exchanged: one allgather down the
-     *     V-cycle instead of two ghost exchanges per level (one down, two up); 0: only the
-     *     levels that must be ({@code -Dtessera.npb.mg.replicateSide})
+     *     V-cycle instead of three ghost exchanges per level (one down, two up); 0 (the
+     *     default: four A/B series at 2 x 1 split two faster, two slower, docs/npb.md, stop
+     *     37): only the levels that must be ({@code -Dtessera.npb.mg.replicateSide}, e.g. 16)
      * @param fusedGhosts the ghosts along the axes with one rank (all three at one rank, x
      *     and y at 2 ranks) are filled by the operator that writes the block, plane by plane
      *     on the member that computed the plane, instead of by the first thread alone in a
@@ -87,7 +87,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         /** The defaults, each overridable by its system property. */
         static Tuning fromProperties() {
             return new Tuning(Integer.getInteger("tessera.npb.mg.serialSide", 0),
-                    Integer.getInteger("tessera.npb.mg.replicateSide", 16),
+                    Integer.getInteger("tessera.npb.mg.replicateSide", 0),
                     Boolean.getBoolean("tessera.npb.mg.fusedGhosts"));
         }
 
