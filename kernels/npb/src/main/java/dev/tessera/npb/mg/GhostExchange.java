@@ -79,21 +79,48 @@ final class GhostExchange {
 
     /** Fills every ghost of {@code u}. */
     void exchange(double[] u) {
-        if (local[0]) {
-            periodicX(u);
-        } else {
-            swap(u, 0);
+        exchange(u, 0);
+    }
+
+    /**
+     * Fills the ghosts of {@code u} along axes {@code from} .. 2 (0 = x), those along the axes
+     * before {@code from} being filled already (by {@link MgOperators#fillPlaneGhosts}).
+     */
+    void exchange(double[] u, int from) {
+        if (from <= 0) {
+            if (local[0]) {
+                periodicX(u);
+            } else {
+                swap(u, 0);
+            }
         }
-        if (local[1]) {
-            periodicY(u);
-        } else {
-            swap(u, 1);
+        if (from <= 1) {
+            if (local[1]) {
+                periodicY(u);
+            } else {
+                swap(u, 1);
+            }
         }
-        if (local[2]) {
-            periodicZ(u);
-        } else {
-            swap(u, 2);
+        if (from <= 2) {
+            if (local[2]) {
+                periodicZ(u);
+            } else {
+                swap(u, 2);
+            }
         }
+    }
+
+    /**
+     * How many leading axes (x; x and y; x, y and z) are periodic within the block (one rank
+     * along them), so that their ghosts can be filled plane by plane by the operator that
+     * writes the block ({@link MgOperators#fillPlaneGhosts}): along z only if x and y are too.
+     */
+    int localLeadingAxes() {
+        int n = 0;
+        while (n < 3 && local[n]) {
+            n++;
+        }
+        return n;
     }
 
     private void periodicX(double[] u) {

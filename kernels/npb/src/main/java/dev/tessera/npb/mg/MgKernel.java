@@ -23,8 +23,10 @@ import java.util.Locale;
  * ghost layer, refreshed after every operator by the ghost exchange
  * ({@link MgLevel#exchange}, the reference's {@code comm3}). The coarser levels are held
  * whole by every rank ({@link CoarseAgglomeration}) where the reference idles ranks
- * instead; the finest level must be split (np <= n^3 / 8), which {@link #check} enforces.
- * Inside a rank every operator runs over the team's members ({@link MgOperators}).
+ * instead, and optionally ({@link Tuning#replicateSide}) further levels, which trades
+ * three latency-bound exchanges per level and V-cycle for redundant work; the finest level must be split (np <= n^3 / 8), which {@link #check}
+ * enforces. Inside a rank every operator runs over the team's members ({@link MgOperators});
+ * see {@link Tuning} for the switches.
  *
  * <p>Timing as the reference: initialisation, untimed V-cycles (the reference runs one;
  * see {@link #warmUpCycles}) and a fresh initialisation, then the timed part: residual,
@@ -52,8 +54,59 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         return c == 'B' || c == 'C' ? 2 : 6;
     }
 
+    /**
+     * How a rank works on the hierarchy; none of it changes a bit of the result.
+     *
+     * @param serialSide levels of at most this many points a side (32: 32^3 and below) are
+     *     worked on by the rank's first thread alone: each operator on them costs a team
+     *     region (a hand-off to the other members and back) for a few to a few hundred
+     *     microseconds of work; 0 (the default: not faster at 1 x 2 in an A/B, docs/npb.md,
+     *     stop 37): every level over all members ({@code -Dtessera.npb.mg.serialSide})
+     * @param replicateSide with two or more ranks, levels of at most this many points a side
+     *     (and below the finest) are held whole and computed by every rank
+     *     ({@link CoarseAgglomeration}) instead of split and exchanged: one allgather down the
+     *     V-cycle instead of three ghost exchanges per level (one down, two up); 0 (the
+     *     default: four A/B series at 2 x 1 split two faster, two slower, docs/npb.md, stop
+     *     37): only the levels that must be ({@code -Dtessera.npb.mg.replicateSide}, e.g. 16)
+     * @param fusedGhosts the ghosts along the axes with one rank (all three at one rank, x
+     *     and y at 2 ranks) are filled by the operator that writes the block, plane by plane
+     *     on the member that computed the plane, instead of by the first thread alone in a
+     *     pass over the whole block afterwards; off by default, as it read slower at 1 x 2 in
+     *     three A/B series and no faster at 1 x 1 and 2 x 1 (docs/npb.md, stop 37;
+     *     {@code -Dtessera.npb.mg.fusedGhosts=true} turns it on)
+     */
+    record Tuning(int serialSide, int replicateSide, boolean fusedGhosts) {
+
+        Tuning {
+            if (serialSide < 0 || replicateSide < 0) {
+                throw new IllegalArgumentException("MG: serialSide and replicateSide must be >= 0, got " + serialSide
+                        + " and " + replicateSide);
+            }
+        }
+
+        /** The defaults, each overridable by its system property. */
+        static Tuning fromProperties() {
+            return new Tuning(Integer.getInteger("tessera.npb.mg.serialSide", 0),
+                    Integer.getInteger("tessera.npb.mg.replicateSide", 0),
+                    Boolean.getBoolean("tessera.npb.mg.fusedGhosts"));
+        }
+
+        /** As before this tuning: every level over every member, replicated only where needed, ghosts afterwards. */
+        static final Tuning NONE = new Tuning(0, 0, false);
+
+        /** Doubles (ghosts included) of the largest block worked on serially. */
+        int serialPoints() {
+            long m = serialSide == 0 ? 0 : serialSide + 2L;
+            return (int) Math.min(Integer.MAX_VALUE, m * m * m);
+        }
+    }
+
     /** Untimed V-cycles before the timed part; -1: the class's {@link #warmUpCycles(char)}. */
     private final int warmUpCycles;
+    /** null: {@link Tuning#fromProperties()} at each run. */
+    private final Tuning tuning;
+    /** The L2 norm of the last run (every rank computes the same); for tests. */
+    private volatile double lastNorm = Double.NaN;
 
     public MgKernel() {
         this(-1);
@@ -61,7 +114,18 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
 
     /** A kernel with {@code warmUpCycles} untimed V-cycles (-1: the class's; tests compare 1 with it). */
     MgKernel(int warmUpCycles) {
+        this(warmUpCycles, null);
+    }
+
+    /** A kernel with {@code warmUpCycles} untimed V-cycles and the given tuning (null: from the properties). */
+    MgKernel(int warmUpCycles, Tuning tuning) {
         this.warmUpCycles = warmUpCycles;
+        this.tuning = tuning;
+    }
+
+    /** The L2 norm of the last run, bit for bit (NaN before the first). */
+    double lastNorm() {
+        return lastNorm;
     }
 
     /** The report's WARM-UP line. */
@@ -124,7 +188,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                     p.problemClass(), world.rank(), np, bytes >> 20, max >> 20));
         }
         CartComm grid = world.createCart(dims, new boolean[] {true, true, true}, false);
-        Solver s = new Solver(grid, team, p);
+        Solver s = new Solver(grid, team, p, tuning != null ? tuning : Tuning.fromProperties());
 
         // Initialisation and the untimed V-cycles (MG/mg.f main program: one), then start over.
         int cycles = warmUpCycles >= 0 ? warmUpCycles : warmUpCycles(p.problemClass());
@@ -152,6 +216,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         grid.free();
 
         double rnm2 = norms[0];
+        lastNorm = rnm2;
         double err = Math.abs(rnm2 - p.verifyValue()) / p.verifyValue();
         boolean verified = err <= MgProblem.EPSILON;
         String detail = String.format(Locale.ROOT, " L2 Norm is %20.13E%n The correct L2 Norm is %20.13E%n Error is %20.13E%n",
@@ -176,8 +241,10 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         /** The boundary to the replicated coarse levels (null when every level is split), and its scratch block. */
         private final CoarseAgglomeration agglomeration;
         private final double[] shareBlock;
+        /** ghost[k]: the leading axes of level k whose ghosts its operators fill ({@link MgLevel#localLeadingAxes}). */
+        private final int[] ghost;
 
-        Solver(CartComm grid, Team team, MgProblem p) {
+        Solver(CartComm grid, Team team, MgProblem p, Tuning tuning) {
             this.grid = grid;
             this.team = team;
             this.p = p;
@@ -188,17 +255,20 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             int[] dims = grid.dims();
             int most = Math.max(dims[0], Math.max(dims[1], dims[2]));
             int replicatedUpTo = 0;
+            this.ghost = new int[lt + 1];
             for (int k = 1; k <= lt; k++) {
-                boolean replicated = (1 << k) < 2 * most;
+                boolean replicated = (1 << k) < 2 * most
+                        || (grid.size() > 1 && k < lt && (1 << k) <= tuning.replicateSide());
                 if (replicated) {
                     replicatedUpTo = k;
                 }
                 level[k] = new MgLevel(grid, k, replicated);
                 u[k] = new double[level[k].length()];
                 r[k] = new double[level[k].length()];
+                ghost[k] = tuning.fusedGhosts() ? level[k].localLeadingAxes() : 0;
             }
             this.v = new double[level[lt].length()];
-            this.ops = new MgOperators(team);
+            this.ops = new MgOperators(team, tuning.serialPoints());
             if (replicatedUpTo > 0) {
                 agglomeration = new CoarseAgglomeration(grid, new MgLevel(grid, replicatedUpTo, false),
                         level[replicatedUpTo]);
@@ -219,8 +289,8 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         /** resid(u, v, r) on the finest level, with the exchange of r. */
         void resid(int k) {
             MgLevel l = level[k];
-            ops.resid(u[k], v, r[k], l.m1, l.m2, l.m3, MgProblem.OPERATOR);
-            l.exchange(r[k]);
+            ops.resid(u[k], v, r[k], l.m1, l.m2, l.m3, MgProblem.OPERATOR, ghost[k]);
+            l.exchange(r[k], ghost[k]);
         }
 
         /** norm2u3: {L2 norm, max norm} of x's interior over all ranks. */
@@ -244,14 +314,14 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                     ops.restrict(r[k], f.m1, f.m2, f.m3, shareBlock, s.m1, s.m2, s.m3);
                     agglomeration.gather(shareBlock, r[k - 1]);
                 } else {
-                    ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3);
-                    c.exchange(r[k - 1]);
+                    ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3, ghost[k - 1]);
+                    c.exchange(r[k - 1], ghost[k - 1]);
                 }
             }
             MgLevel bottom = level[1];
             ops.zero(u[1]);
-            ops.psinv(r[1], u[1], bottom.m1, bottom.m2, bottom.m3, p.smoother());
-            bottom.exchange(u[1]);
+            ops.psinv(r[1], u[1], bottom.m1, bottom.m2, bottom.m3, p.smoother(), ghost[1]);
+            bottom.exchange(u[1], ghost[1]);
             for (int k = 2; k <= lt; k++) {
                 MgLevel c = level[k - 1];
                 MgLevel f = level[k];
@@ -266,10 +336,10 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                     ops.interpolate(u[k - 1], c.m1, c.m2, c.m3, u[k], f.m1, f.m2, f.m3);
                 }
                 double[] rhs = k < lt ? r[k] : v;
-                ops.resid(u[k], rhs, r[k], f.m1, f.m2, f.m3, MgProblem.OPERATOR);
-                f.exchange(r[k]);
-                ops.psinv(r[k], u[k], f.m1, f.m2, f.m3, p.smoother());
-                f.exchange(u[k]);
+                ops.resid(u[k], rhs, r[k], f.m1, f.m2, f.m3, MgProblem.OPERATOR, ghost[k]);
+                f.exchange(r[k], ghost[k]);
+                ops.psinv(r[k], u[k], f.m1, f.m2, f.m3, p.smoother(), ghost[k]);
+                f.exchange(u[k], ghost[k]);
             }
         }
     }

@@ -66,4 +66,14 @@ final class MgLevel {
     void exchange(double[] x) {
         ghosts.exchange(x);
     }
+
+    /** Leading axes (x; x, y; x, y, z) whose ghosts are periodic within the block ({@link GhostExchange#localLeadingAxes}). */
+    int localLeadingAxes() {
+        return ghosts.localLeadingAxes();
+    }
+
+    /** Fills the ghosts of {@code x} along the axes from {@code from} on, those before it being filled already. */
+    void exchange(double[] x, int from) {
+        ghosts.exchange(x, from);
+    }
 }

@@ -42,24 +42,91 @@ import dev.tessera.task.Team;
 final class MgOperators {
 
     private final Team team;
+    /** Blocks of at most this many doubles (ghosts included) are worked on by the calling thread alone. */
+    private final int serialPoints;
 
+    /** Operators over {@code team}, every block split over its members. */
     MgOperators(Team team) {
+        this(team, 0);
+    }
+
+    /**
+     * Operators over {@code team}; an operator whose block (the larger of its two, ghosts
+     * included) has at most {@code serialPoints} doubles runs on the calling thread alone,
+     * with no team region. The planes are the same and each is computed the same way, so
+     * the results are the same bits.
+     */
+    MgOperators(Team team, int serialPoints) {
         this.team = team;
+        this.serialPoints = serialPoints;
+    }
+
+    /** Whether a block of {@code points} doubles is worked on by the caller alone. */
+    boolean serial(long points) {
+        return team.size() == 1 || points <= serialPoints;
+    }
+
+    /**
+     * The ghosts of plane {@code i3} of an m1 x m2 x m3 block along its first {@code axes}
+     * axes (0: none; 1: x; 2: x, then y; 3: x, y, then z), periodic within the block: what
+     * {@link GhostExchange}'s in-place copies write for this plane, in the same order. x and
+     * y read only plane i3 (its interior, then its x ghosts), so the thread that has just
+     * computed the plane fills them, while the plane is in its cache; along z, the plane
+     * m3 - 2 is copied whole to ghost plane 0 and plane 1 to ghost plane m3 - 1, after their
+     * own x and y ghosts. No operator reads the ghosts of the block it writes.
+     */
+    static void fillPlaneGhosts(double[] u, int i3, int m1, int m2, int m3, int axes) {
+        if (axes >= 1) {
+            for (int i2 = 1; i2 < m2 - 1; i2++) {
+                int row = (i3 * m2 + i2) * m1;
+                u[row] = u[row + m1 - 2];
+                u[row + m1 - 1] = u[row + 1];
+            }
+        }
+        if (axes >= 2) {
+            int plane = i3 * m2 * m1;
+            System.arraycopy(u, plane + (m2 - 2) * m1, u, plane, m1);
+            System.arraycopy(u, plane + m1, u, plane + (m2 - 1) * m1, m1);
+        }
+        if (axes >= 3) {
+            int plane = m1 * m2;
+            if (i3 == m3 - 2) {
+                System.arraycopy(u, i3 * plane, u, 0, plane);
+            }
+            if (i3 == 1) {
+                System.arraycopy(u, plane, u, (m3 - 1) * plane, plane);
+            }
+        }
     }
 
     /** r = v - A u on the interior (resid). {@code v} and {@code r} may be the same array. */
     void resid(double[] u, double[] v, double[] r, int m1, int m2, int m3, double[] a) {
+        resid(u, v, r, m1, m2, m3, a, 0);
+    }
+
+    /** resid, then r's ghosts along its first {@code ghostAxes} axes ({@link #fillPlaneGhosts}). */
+    void resid(double[] u, double[] v, double[] r, int m1, int m2, int m3, double[] a, int ghostAxes) {
         double a0 = a[0];
         double a2 = a[2];
         double a3 = a[3];
         int plane = m1 * m2;
+        if (serial((long) plane * m3)) {
+            residPlanes(u, v, r, 1, m3 - 1, m1, m2, m3, plane, a0, a2, a3, ghostAxes);
+            return;
+        }
         team.region(ctx -> {
-            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
-                for (int i3 = from; i3 < to; i3++) {
-                    residPlane(u, v, r, i3, m1, m2, plane, a0, a2, a3);
-                }
-            });
+            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) ->
+                    residPlanes(u, v, r, from, to, m1, m2, m3, plane, a0, a2, a3, ghostAxes));
         });
+    }
+
+    /** resid on planes [from, to), each followed by its ghosts. */
+    private static void residPlanes(double[] u, double[] v, double[] r, int from, int to, int m1, int m2, int m3,
+            int plane, double a0, double a2, double a3, int ghostAxes) {
+        for (int i3 = from; i3 < to; i3++) {
+            residPlane(u, v, r, i3, m1, m2, plane, a0, a2, a3);
+            fillPlaneGhosts(r, i3, m1, m2, m3, ghostAxes);
+        }
     }
 
     /** resid on the interior lines of plane i3. */
@@ -172,17 +239,32 @@ final class MgOperators {
 
     /** u = u + C r on the interior (psinv, the smoother). */
     void psinv(double[] r, double[] u, int m1, int m2, int m3, double[] c) {
+        psinv(r, u, m1, m2, m3, c, 0);
+    }
+
+    /** psinv, then u's ghosts along its first {@code ghostAxes} axes ({@link #fillPlaneGhosts}). */
+    void psinv(double[] r, double[] u, int m1, int m2, int m3, double[] c, int ghostAxes) {
         double c0 = c[0];
         double c1 = c[1];
         double c2 = c[2];
         int plane = m1 * m2;
+        if (serial((long) plane * m3)) {
+            psinvPlanes(r, u, 1, m3 - 1, m1, m2, m3, plane, c0, c1, c2, ghostAxes);
+            return;
+        }
         team.region(ctx -> {
-            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {
-                for (int i3 = from; i3 < to; i3++) {
-                    psinvPlane(r, u, i3, m1, m2, plane, c0, c1, c2);
-                }
-            });
+            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) ->
+                    psinvPlanes(r, u, from, to, m1, m2, m3, plane, c0, c1, c2, ghostAxes));
         });
+    }
+
+    /** psinv on planes [from, to), each followed by its ghosts. */
+    private static void psinvPlanes(double[] r, double[] u, int from, int to, int m1, int m2, int m3, int plane,
+            double c0, double c1, double c2, int ghostAxes) {
+        for (int i3 = from; i3 < to; i3++) {
+            psinvPlane(r, u, i3, m1, m2, plane, c0, c1, c2);
+            fillPlaneGhosts(u, i3, m1, m2, m3, ghostAxes);
+        }
     }
 
     /** psinv on the interior lines of plane i3. */
@@ -297,14 +379,29 @@ final class MgOperators {
      * interior extent to be at least 2 (the reference's d = 1 case).
      */
     void restrict(double[] r, int k1, int k2, int k3, double[] s, int j1, int j2, int j3) {
+        restrict(r, k1, k2, k3, s, j1, j2, j3, 0);
+    }
+
+    /** rprj3, then s's ghosts along its first {@code ghostAxes} axes ({@link #fillPlaneGhosts}). */
+    void restrict(double[] r, int k1, int k2, int k3, double[] s, int j1, int j2, int j3, int ghostAxes) {
         int plane = k1 * k2;
+        if (serial((long) plane * k3)) {
+            restrictPlanes(r, 1, j3 - 1, k1, k2, plane, s, j1, j2, j3, ghostAxes);
+            return;
+        }
         team.region(ctx -> {
-            ctx.parallelForRange(1, j3 - 1, Schedule.STATIC, (from, to) -> {
-                for (int c3 = from; c3 < to; c3++) {
-                    restrictPlane(r, c3, k1, k2, plane, s, j1, j2);
-                }
-            });
+            ctx.parallelForRange(1, j3 - 1, Schedule.STATIC, (from, to) ->
+                    restrictPlanes(r, from, to, k1, k2, plane, s, j1, j2, j3, ghostAxes));
         });
+    }
+
+    /** rprj3 on coarse planes [from, to), each followed by its ghosts. */
+    private static void restrictPlanes(double[] r, int from, int to, int k1, int k2, int plane, double[] s, int j1,
+            int j2, int j3, int ghostAxes) {
+        for (int c3 = from; c3 < to; c3++) {
+            restrictPlane(r, c3, k1, k2, plane, s, j1, j2);
+            fillPlaneGhosts(s, c3, j1, j2, j3, ghostAxes);
+        }
     }
 
     /** rprj3 on the interior lines of coarse plane c3. */
@@ -351,6 +448,12 @@ final class MgOperators {
     void interpolate(double[] z, int mm1, int mm2, int mm3, double[] u, int n1, int n2, int n3) {
         int zplane = mm1 * mm2;
         int uplane = n1 * n2;
+        if (serial((long) uplane * n3)) {
+            for (int c3 = 0; c3 < mm3 - 1; c3++) {
+                interpolatePlane(z, c3, mm1, mm2, zplane, u, n1, n2, uplane);
+            }
+            return;
+        }
         team.region(ctx -> {
             ctx.parallelForRange(0, mm3 - 1, Schedule.STATIC, (from, to) -> {
                 for (int c3 = from; c3 < to; c3++) {
@@ -405,6 +508,10 @@ final class MgOperators {
 
     /** Sets every element (ghosts included) to zero (zero3). */
     void zero(double[] x) {
+        if (serial(x.length)) {
+            java.util.Arrays.fill(x, 0.0);
+            return;
+        }
         int chunk = 1 << 16;
         int chunks = (x.length + chunk - 1) / chunk;
         team.parallelForRange(0, chunks, Schedule.STATIC, (from, to) ->
