@@ -51,6 +51,12 @@ import java.util.Locale;
  * distribution); then the block totals no longer add up to the keys counted, and the count
  * is redone with int histograms ({@link #countAndScanWide}). All communication happens on
  * the rank's own thread between these parallel regions.
+ *
+ * <p>With {@link IsKernel#PARTITION} (several ranks, one member; off by default) the bucket
+ * sort is replaced by one partition pass ({@link #rankPartitioned}): own keys are counted where
+ * they are, the others appended by destination rank. It moves fewer bytes, but its counts hit
+ * the histogram in key order instead of bucket order, and on the AMD EPYC VMs it took twice the
+ * bucket sort's time (docs/npb.md, "Stop 37").
  */
 final class IsRanking {
 
