@@ -134,7 +134,7 @@ final class IsRanking {
     private final int[] partPos;
     private final int[] partDispl;
     /** Scratch target of the partition pass's increments for keys that are not the rank's own (2 ranks). */
-    private final int[] notOwnCounts = new int[1 << 16];
+    private final int[] notOwnCounts;
     private boolean lastPartitioned;
     private int lastRange;
 
@@ -208,6 +208,7 @@ final class IsRanking {
         bucketOwner = partition ? new int[numBuckets] : null;
         partPos = partition ? new int[commSize] : null;
         partDispl = partition ? new int[commSize] : null;
+        notOwnCounts = partition && commSize == 2 ? new int[1 << 16] : null;
         keyBuff1Buffer = inPlace ? null : Buffer.of(keyBuff1, Datatype.INT);
         keyBuff2Buffer = inPlace ? null : Buffer.of(keyBuff2, Datatype.INT);
     }
