@@ -35,12 +35,14 @@ import java.lang.invoke.VarHandle;
  * it, which every reader knows (the root's count for a bcast, the vector for a reduction...).
  *
  * <p>Protocol. A flagged call k first waits until every member has started its call
- * k - LANE + CHECK_LAG + 1 (with data in a data slot also k - DEPTH + LAG + 1): a member
- * reads a peer's data of call m during its own call m or m + 1 (the result shares of a split
- * reduction), and its right neighbour's header line for the deferred agreement check until
- * it starts its call m + CHECK_LAG + 1 at the latest. So a rank can run up to DEPTH - LAG - 1
- * calls ahead of the slowest in calls with data slots, and in calls whose data fits a line up to
- * LANE - CHECK_LAG - 1 ahead of the slowest and CHECK_LAG + 1 ahead of its right neighbour, as a
+ * k - AHEAD (AHEAD = 32 by default, see {@link #ahead(int)}; with data in a data slot
+ * k - DEPTH + LAG + 1): a member reads a peer's data of call m during its own call m or m + 1
+ * (the result shares of a split reduction), and its right neighbour's header line for the
+ * deferred agreement check until it starts its call m + AHEAD at the latest (CHECK_LAG =
+ * AHEAD - 1); a writer reuses a line LANE calls later, after every member started call
+ * m + LANE - AHEAD >= m + LANE / 2 >= m + AHEAD. So a rank can run up to DEPTH - LAG - 1
+ * calls ahead of the slowest in calls with data slots, and in calls whose data fits a lane
+ * entry up to AHEAD ahead of the slowest and of its right neighbour, as a
  * bcast root does in a loop (on an oversubscribed node a descheduled member then holds it
  * up once per many calls, not every few). It writes its contribution and signature, then
  * the sequence number (release), and rings the members that sleep. A reader waits for the
@@ -109,13 +111,35 @@ final class NodeCollectives {
      */
     private static final int LAG = 3;
     /**
-     * Calls a reader may lag behind in reading a peer's header line: it compares its right
-     * neighbour's line of call m before it starts its call m + CHECK_LAG + 1, so a writer
-     * reuses the line of call k - LANE once every member has started call k - LANE + CHECK_LAG + 1.
-     * A rank thus runs up to CHECK_LAG + 1 calls ahead of its right neighbour and LANE - CHECK_LAG - 1
-     * ahead of the slowest member in calls whose data fits the line.
+     * Calls a reader may lag behind in reading a peer's header line (CHECK_LAG = AHEAD - 1): it
+     * compares its right neighbour's line of call m before it starts its call m + CHECK_LAG + 1.
      */
-    private static final int CHECK_LAG = LANE / 2 - 1;
+    private final int checkLag;
+    /** Calls whose data fits a lane entry may run this many calls ahead of the slowest member (AHEAD). */
+    private final int ahead;
+
+    /**
+     * The run-ahead of calls whose data fits a lane entry: TESSERA_SHM_COLL_AHEAD (or the system
+     * property tessera.shm.coll.ahead), 1 to LANE / 2, default LANE / 2 (4: as far as calls with
+     * data slots). Ranks may differ: a writer reuses a line LANE - AHEAD >= LANE / 2 calls after
+     * its call, a reader compares its neighbour's within its AHEAD <= LANE / 2 calls.
+     */
+    private static int ahead(int rank) {
+        String v = System.getProperty("tessera.shm.coll.ahead", System.getenv().getOrDefault("TESSERA_SHM_COLL_AHEAD", ""));
+        if (v.isEmpty()) {
+            return LANE / 2;
+        }
+        try {
+            int a = Integer.parseInt(v.trim());
+            if (a >= 1 && a <= LANE / 2) {
+                return a;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new dev.tessera.TesseraException(dev.tessera.ErrorClass.ARG, "rank " + rank + ": TESSERA_SHM_COLL_AHEAD / tessera.shm.coll.ahead: '"
+                + v + "' is not a whole number from 1 to " + LANE / 2);
+    }
     /** Flagged calls started by this rank, and the call index and signature of each of the last LANE. */
     private long seq;
     private final long[] indexOf = new long[LANE];
@@ -144,6 +168,8 @@ final class NodeCollectives {
             worldOf[j] = comm.group.worldRank(j);
         }
         this.seen = new long[p];
+        this.ahead = ahead(comm.rank());
+        this.checkLag = ahead - 1;
     }
 
     long slotCalls() {
@@ -258,13 +284,13 @@ final class NodeCollectives {
     private Call publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data, long skipFrom,
             long skipTo) {
         long k = seq + 1;
-        if (rightChecked < k - CHECK_LAG - 1 && rightTo > rightChecked) {
-            verifyRight(Math.min(rightTo, k - CHECK_LAG - 1));   // its line may be reused once this call is published
+        if (rightChecked < k - checkLag - 1 && rightTo > rightChecked) {
+            verifyRight(Math.min(rightTo, k - checkLag - 1));   // its line may be reused once this call is published
             verifyRightPublished();   // and the later ones already there, in one batch of reads
         }
         long bytes = data == null ? 0 : data.byteSize();
         // every member must have started this call: then line k (and data slot k) is read by nobody
-        long free = bytes > lineData ? k - DEPTH + LAG + 1 : k - LANE + CHECK_LAG + 1;
+        long free = bytes > lineData ? k - DEPTH + LAG + 1 : k - ahead;
         if (free >= 1) {
             for (int j = 0; j < p; j++) {
                 if (j != me && seen[j] < free) {
@@ -763,6 +789,13 @@ final class NodeCollectives {
 
     /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code recv} receives p blocks. */
     void alltoall(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
+        if (p == 2) {
+            // only the other rank's block goes through the slot (up to LINE_DATA bytes: its lane entry)
+            MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
+            exchangePair(signature, send.asSlice((1 - me) * blockBytes, blockBytes),
+                    recv.asSlice((1 - me) * blockBytes, blockBytes));
+            return;
+        }
         Call c = start(signature, send);
         countSlotCall();
         for (int j = 0; j < p; j++) {

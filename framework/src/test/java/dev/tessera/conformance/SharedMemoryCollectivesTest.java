@@ -719,4 +719,31 @@ class SharedMemoryCollectivesTest {
         assertFalse(r.output().contains("passed the mismatched bcast"), r.output());
         assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
     }
+
+    /**
+     * The lane's run-ahead switch: -Dtessera.shm.coll.ahead=4 (as far as calls with data
+     * slots) keeps the answers exact; a value outside 1-32 is an argument error naming it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"4", "0", "33", "x"})
+    void theRunAheadSwitch(String value) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
+                List.of("-Dtessera.shm.coll.ahead=" + value)).launch(3, world -> {
+                    for (int i = 0; i < 100; i++) {
+                        long[] v = {world.rank() == i % 3 ? i : -1};
+                        world.bcast(Buffer.of(v), i % 3);
+                        assertEquals(i, v[0], "bcast " + i);
+                        assertEquals(3L * i, world.allreduce((long) i, Op.SUM), "allreduce " + i);
+                    }
+                    System.out.println("rank " + world.rank() + " finished the bcasts");
+                }, List.of());
+        if (value.equals("4")) {
+            assertEquals(0, r.status(), r.output());
+        } else {
+            assertNotEquals(0, r.status(), r.output());
+            assertTrue(r.output().contains("tessera.shm.coll.ahead: '" + value + "' is not a whole number from 1 to 32"),
+                    r.output());
+            assertFalse(r.output().contains("finished the bcasts"), r.output());
+        }
+    }
 }
