@@ -293,16 +293,7 @@ final class NodeCollectives {
         long free = bytes > lineData ? k - DEPTH + LAG + 1 : k - ahead;
         if (free >= 1) {
             for (int j = 0; j < p; j++) {
-                if (j != me && seen[j] < free) {
-                    // one read of a recent line of j (written calls ago: no ping-pong with its writer) usually covers
-                    // this wait and the next many, instead of one read of line free on every call
-                    long recent = k - 2;
-                    if (recent > free) {
-                        long s = (long) LONG.getAcquire(mem, lineAt(j, recent) + SEQ);
-                        if (s > seen[j]) {
-                            seen[j] = s;   // any sequence j wrote is a call it started
-                        }
-                    }
+                if (j != me) {
                     await(j, free, indexOf[(int) (free % LANE)], signature, false);
                 }
             }
