@@ -35,7 +35,7 @@ import java.lang.invoke.VarHandle;
  * it, which every reader knows (the root's count for a bcast, the vector for a reduction...).
  *
  * <p>Protocol. A flagged call k first waits until every member has started its call
- * k - AHEAD (AHEAD = 32 by default, see {@link #ahead(int)}; with data in a data slot
+ * k - AHEAD (AHEAD = 32 by default when waits block, else 4, see {@link #ahead}; with data in a data slot
  * k - DEPTH + LAG + 1): a member reads a peer's data of call m during its own call m or m + 1
  * (the result shares of a split reduction), and its right neighbour's header line for the
  * deferred agreement check until it starts its call m + AHEAD at the latest (CHECK_LAG =
@@ -120,14 +120,17 @@ final class NodeCollectives {
 
     /**
      * The run-ahead of calls whose data fits a lane entry: TESSERA_SHM_COLL_AHEAD (or the system
-     * property tessera.shm.coll.ahead), 1 to LANE / 2, default LANE / 2 (4: as far as calls with
-     * data slots). Ranks may differ: a writer reuses a line LANE - AHEAD >= LANE / 2 calls after
-     * its call, a reader compares its neighbour's within its AHEAD <= LANE / 2 calls.
+     * property tessera.shm.coll.ahead), 1 to LANE / 2; by default LANE / 2 where the ranks'
+     * waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block: a descheduled member then
+     * holds the others up once per many calls), else 4 (the depth of calls with data slots: with
+     * spinning ranks the deeper lane was not shown faster). Ranks may differ: a writer reuses a
+     * line LANE calls later, once every member started call m + LANE - AHEAD >= m + LANE / 2, and
+     * a reader compares its neighbour's line m before it starts its call m + AHEAD <= m + LANE / 2.
      */
-    private static int ahead(int rank) {
+    private static int ahead(int rank, boolean waitsBlock) {
         String v = System.getProperty("tessera.shm.coll.ahead", System.getenv().getOrDefault("TESSERA_SHM_COLL_AHEAD", ""));
         if (v.isEmpty()) {
-            return LANE / 2;
+            return waitsBlock ? LANE / 2 : 4;
         }
         try {
             int a = Integer.parseInt(v.trim());
@@ -168,7 +171,7 @@ final class NodeCollectives {
             worldOf[j] = comm.group.worldRank(j);
         }
         this.seen = new long[p];
-        this.ahead = ahead(comm.rank());
+        this.ahead = ahead(comm.rank(), region.waitsBlock());
         this.checkLag = ahead - 1;
     }
 
@@ -780,13 +783,6 @@ final class NodeCollectives {
 
     /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code recv} receives p blocks. */
     void alltoall(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
-        if (p == 2) {
-            // only the other rank's block goes through the slot (up to LINE_DATA bytes: its lane entry)
-            MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
-            exchangePair(signature, send.asSlice((1 - me) * blockBytes, blockBytes),
-                    recv.asSlice((1 - me) * blockBytes, blockBytes));
-            return;
-        }
         Call c = start(signature, send);
         countSlotCall();
         for (int j = 0; j < p; j++) {

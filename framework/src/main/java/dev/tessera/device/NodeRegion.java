@@ -60,6 +60,11 @@ public interface NodeRegion {
     /** Whether the process of member {@code worldPeer} has exited (for a member that said it closed). */
     boolean memberExited(int worldPeer);
 
+    /** Whether this rank's waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block). */
+    default boolean waitsBlock() {
+        return false;
+    }
+
     /** After a member published a flag: wakes the members that sleep in {@link #awaitUntil}. */
     void wake();
 }

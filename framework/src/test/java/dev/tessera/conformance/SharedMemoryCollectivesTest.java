@@ -584,14 +584,17 @@ class SharedMemoryCollectivesTest {
      * each, with rotating roots and a slow rank, give exact results in order (each call's value is
      * distinct), and a larger call in between (data slots, shallow) still works.
      */
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {2, 4})
-    void smallCallsRunFarAheadOfADescheduledMember(int ranks) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"2 -Dtessera.shm.coll.ahead=32", "4 -Dtessera.shm.coll.ahead=32", "3 -Dtessera.wait=block"})
+    void smallCallsRunFarAheadOfADescheduledMember(String job) throws Exception {
+        // the deep lane by name, or by default where waits block (more ranks than cores, or TESSERA_WAIT=block)
+        int ranks = Integer.parseInt(job.split(" ")[0]);
+        String option = job.split(" ")[1];
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tessera-lane-");
         String root = dir.resolve("root").toString();
         String contributors = dir.resolve("contributor").toString();
         try {
-            new ProcessJobRunner("shm", Duration.ofSeconds(100)).run(ranks, world -> {
+            new ProcessJobRunner("shm", Duration.ofSeconds(100), 0, List.of(option)).run(ranks, world -> {
                 int p = world.size();
                 int me = world.rank();
                 world.barrier();
@@ -673,7 +676,8 @@ class SharedMemoryCollectivesTest {
         String root = dir.resolve("root").toString();
         ProcessJobRunner.Result r;
         try {
-            r = new ProcessJobRunner("shm", Duration.ofSeconds(60)).launch(ranks, world -> {
+            r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0, List.of("-Dtessera.shm.coll.ahead=32"))
+                    .launch(ranks, world -> {
                 int p = world.size();
                 int me = world.rank();
                 world.barrier();
