@@ -676,8 +676,7 @@ class SharedMemoryCollectivesTest {
         String root = dir.resolve("root").toString();
         ProcessJobRunner.Result r;
         try {
-            r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0, List.of("-Dtessera.shm.coll.ahead=32"))
-                    .launch(ranks, world -> {
+            r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0, List.of("-Dtessera.shm.coll.ahead=32")).launch(ranks, world -> {
                 int p = world.size();
                 int me = world.rank();
                 world.barrier();
