@@ -12,37 +12,49 @@ import java.lang.invoke.VarHandle;
  * sequence numbers in those slots, as Open MPI's coll/sm does, instead of point-to-point
  * messages.
  *
- * <p>Layout. Member {@code j} owns a live line and {@link NodeRegion#DEPTH} slots; its k-th
- * flagged call (k = 1, 2, ...) uses slot k mod DEPTH:
+ * <p>Layout. Member {@code j} owns a live line, {@link NodeRegion#LANE} lane entries of two
+ * cache lines (its header lines) and {@link NodeRegion#DEPTH} data slots; its k-th flagged call
+ * (k = 1, 2, ...) uses header line k mod LANE, and, if its data does not fit that entry
+ * ({@link NodeRegion#LINE_DATA} bytes, or half a slot if less), data slot k mod DEPTH:
  * <pre>
  * live line of j at 64 j
  *   0   long  2 (index + 1) for j's latest collective call on the communicator that does not go
  *             through the slots (0: none yet); a closing rank writes an index past all calls
  *   8   long  the flagged call k of j's latest result share of a split reduction (see Chunks)
- * slot (j, k mod DEPTH) at 64 members + (DEPTH j + k mod DEPTH) stride
+ * header line (j, k mod LANE) at 64 members + 128 (LANE j + k mod LANE)
  *   0   long  k, written last (release)
  *   8   long  count       } the call's signature
  *  16   int   call index (low 32 bits)
  *  20   int   root
  *  24   short call code, 26 short element type, 28 int operation
- *  32   data: up to slotBytes; data of up to 32 bytes shares the cache line of the sequence
+ *  32   data of up to 96 bytes: a call with up to 32 moves one cache line
+ * data slot (j, k mod DEPTH) at 64 members (1 + 2 LANE) + (DEPTH j + k mod DEPTH) stride
+ *   0   data of more than 96 bytes, up to slotBytes
  * </pre>
+ * Which of the two holds a call's data follows from the number of bytes the writer put into
+ * it, which every reader knows (the root's count for a bcast, the vector for a reduction...).
  *
  * <p>Protocol. A flagged call k first waits until every member has started its call
- * k - DEPTH + LAG + 1: a member reads a peer's slot of call m during its own call m, and
- * its right neighbour's for the deferred agreement check until it starts its call
- * m + LAG + 1 at the latest. So a rank can run up to DEPTH - LAG - 1 calls ahead of the
- * slowest, as a bcast root does in a loop. It writes its contribution and signature into
- * its slot, then the sequence number (release), and rings the members that sleep. A reader
- * waits for the slot's sequence number to reach k (acquire) and reads the slot: for a small
- * message, one cache line moves from the writer's core to the reader's.
+ * k - AHEAD (AHEAD = 32 by default when waits block, else 4, see {@link #ahead}; with data in a data slot
+ * k - DEPTH + LAG + 1): a member reads a peer's data of call m during its own call m or m + 1
+ * (the result shares of a split reduction), and its right neighbour's header line for the
+ * deferred agreement check until it starts its call m + AHEAD at the latest (CHECK_LAG =
+ * AHEAD - 1); a writer reuses a line LANE calls later, after every member started call
+ * m + LANE - AHEAD >= m + LANE / 2 >= m + AHEAD. So a rank can run up to DEPTH - LAG - 1
+ * calls ahead of the slowest in calls with data slots, and in calls whose data fits a lane
+ * entry up to AHEAD ahead of the slowest and of its right neighbour, as a
+ * bcast root does in a loop (on an oversubscribed node a descheduled member then holds it
+ * up once per many calls, not every few). It writes its contribution and signature, then
+ * the sequence number (release), and rings the members that sleep. A reader waits for the
+ * line's sequence number to reach k (acquire) and reads the call: for a small message, one
+ * cache line moves from the writer's core to the reader's.
  *
  * <p>Agreement check ({@link CollectiveCheck}) without any message: a rank compares the
  * signature of every member whose slot it reads (the root for a bcast, every member for
  * allreduce and barrier), and its right ring neighbour's otherwise: left pending at the end
  * of the call (the neighbour may still be in it: reading its line then would pull it back
- * and forth on every call), and compared in a batch when a later call needs the slot's
- * reuse (LAG calls later), in a blocking wait, at free or at close. Every collective call draws an index in program
+ * and forth on every call), and compared in a batch when a later call needs the line's
+ * reuse (CHECK_LAG calls later), in a blocking wait, at free or at close. Every collective call draws an index in program
  * order ({@link Comm#nextCollectiveIndex}); a flagged call writes its index into its slot's
  * signature, a call that does not go through the slots (nonblocking, vector and object
  * collectives) writes it into the live line. A rank that waits for a member's slot k
@@ -66,6 +78,8 @@ import java.lang.invoke.VarHandle;
 final class NodeCollectives {
 
     private static final int DEPTH = NodeRegion.DEPTH;
+    private static final int LANE = NodeRegion.LANE;
+    private static final int LINE = NodeRegion.LINE_BYTES;
     private static final int SEQ = 0;
     private static final int SIG = 8;
     private static final int DATA = NodeRegion.SLOT_HEADER;
@@ -80,20 +94,59 @@ final class NodeCollectives {
     private final int me;
     private final long slot;
     private final long stride;
+    private final long linesAt;
+    /**
+     * Data bytes a call may put into its lane entry: {@link NodeRegion#LINE_DATA}, or half a slot
+     * if less (tiny test slots: calls of more than half a slot still use the data slots).
+     */
+    private final long lineData;
     private final long slotsAt;
     private final int[] worldOf;
     /** Per member: the highest sequence number seen in its slots (so a met condition is not read again). */
     private final long[] seen;
     /**
-     * Calls a reader may lag behind: a rank reads a peer's slot of call m until it starts its
-     * call m + LAG + 1 (its right neighbour's, for the deferred agreement check), so a writer
-     * reuses the slot of call k - DEPTH once every member has started call k - DEPTH + LAG + 1.
+     * Calls a reader may lag behind in reading a peer's data slot: a rank reads a peer's data of
+     * call m during its call m or m + 1 at the latest, so a writer reuses the data slot of call
+     * k - DEPTH once every member has started call k - DEPTH + LAG + 1.
      */
     private static final int LAG = 3;
-    /** Flagged calls started by this rank, and the call index and signature of each of the last DEPTH. */
+    /**
+     * Calls a reader may lag behind in reading a peer's header line (CHECK_LAG = AHEAD - 1): it
+     * compares its right neighbour's line of call m before it starts its call m + CHECK_LAG + 1.
+     */
+    private final int checkLag;
+    /** Calls whose data fits a lane entry may run this many calls ahead of the slowest member (AHEAD). */
+    private final int ahead;
+
+    /**
+     * The run-ahead of calls whose data fits a lane entry: TESSERA_SHM_COLL_AHEAD (or the system
+     * property tessera.shm.coll.ahead), 1 to LANE / 2; by default LANE / 2 where the ranks'
+     * waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block: a descheduled member then
+     * holds the others up once per many calls), else 4 (the depth of calls with data slots: with
+     * spinning ranks the deeper lane was not shown faster). Ranks may differ: a writer reuses a
+     * line LANE calls later, once every member started call m + LANE - AHEAD >= m + LANE / 2, and
+     * a reader compares its neighbour's line m before it starts its call m + AHEAD <= m + LANE / 2.
+     */
+    private static int ahead(int rank, boolean waitsBlock) {
+        String v = System.getProperty("tessera.shm.coll.ahead", System.getenv().getOrDefault("TESSERA_SHM_COLL_AHEAD", ""));
+        if (v.isEmpty()) {
+            return waitsBlock ? LANE / 2 : 4;
+        }
+        try {
+            int a = Integer.parseInt(v.trim());
+            if (a >= 1 && a <= LANE / 2) {
+                return a;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new dev.tessera.TesseraException(dev.tessera.ErrorClass.ARG, "rank " + rank + ": TESSERA_SHM_COLL_AHEAD / tessera.shm.coll.ahead: '"
+                + v + "' is not a whole number from 1 to " + LANE / 2);
+    }
+    /** Flagged calls started by this rank, and the call index and signature of each of the last LANE. */
     private long seq;
-    private final long[] indexOf = new long[DEPTH];
-    private final CollectiveCheck.Signature[] signatureOf = new CollectiveCheck.Signature[DEPTH];
+    private final long[] indexOf = new long[LANE];
+    private final CollectiveCheck.Signature[] signatureOf = new CollectiveCheck.Signature[LANE];
     /** Calls up to this one are compared with the right neighbour's; calls up to rightTo need to be. */
     private long rightChecked;
     private long rightTo;
@@ -110,16 +163,25 @@ final class NodeCollectives {
         this.me = comm.rank();
         this.slot = region.slotBytes();
         this.stride = NodeRegion.slotStride(region.slotBytes());
-        this.slotsAt = (long) p * NodeRegion.LIVE_BYTES;
+        this.linesAt = (long) p * NodeRegion.LIVE_BYTES;
+        this.lineData = Math.min(NodeRegion.LINE_DATA, region.slotBytes() / 2);
+        this.slotsAt = linesAt + (long) p * LANE * LINE;
         this.worldOf = new int[p];
         for (int j = 0; j < p; j++) {
             worldOf[j] = comm.group.worldRank(j);
         }
         this.seen = new long[p];
+        this.ahead = ahead(comm.rank(), region.waitsBlock());
+        this.checkLag = ahead - 1;
     }
 
     long slotCalls() {
         return slotCalls.get();
+    }
+
+    /** One more call through the slots: collective calls on a communicator are made one at a time, so no atomic add. */
+    private void countSlotCall() {
+        slotCalls.setRelease(slotCalls.getPlain() + 1);
     }
 
     /**
@@ -144,9 +206,18 @@ final class NodeCollectives {
         return (long) j * NodeRegion.LIVE_BYTES;
     }
 
-    /** Where member j's slot of its call k starts (the sequence number; the data is at + DATA). */
-    private long slotAt(int j, long k) {
-        return slotsAt + ((long) j * DEPTH + (int) (k % DEPTH)) * stride;
+    /** Where member j's header line of its call k starts (the sequence number, then the signature). */
+    private long lineAt(int j, long k) {
+        return linesAt + ((long) j * LANE + (int) (k % LANE)) * LINE;
+    }
+
+    /**
+     * Where member j's data of its call k starts, for a call that puts {@code bytes} bytes into
+     * its slot (every member knows how many the writer put): in the lane entry up to
+     * {@link #lineData} bytes, else in its data slot of call k.
+     */
+    private long dataAt(int j, long k, long bytes) {
+        return bytes <= lineData ? lineAt(j, k) + DATA : slotsAt + ((long) j * DEPTH + (int) (k % DEPTH)) * stride;
     }
 
     private static long live(long callIndex, boolean flagged) {
@@ -216,28 +287,31 @@ final class NodeCollectives {
     private Call publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data, long skipFrom,
             long skipTo) {
         long k = seq + 1;
-        if (rightChecked < k - LAG - 1 && rightTo > rightChecked) {
-            verifyRight(Math.min(rightTo, k - LAG - 1));   // its slot may be reused once this call is published
+        if (rightChecked < k - checkLag - 1 && rightTo > rightChecked) {
+            verifyRight(Math.min(rightTo, k - checkLag - 1));   // its line may be reused once this call is published
             verifyRightPublished();   // and the later ones already there, in one batch of reads
         }
-        long free = k - DEPTH + LAG + 1;  // every member must have started this call: then slot k is read by nobody
+        long bytes = data == null ? 0 : data.byteSize();
+        // every member must have started this call: then line k (and data slot k) is read by nobody
+        long free = bytes > lineData ? k - DEPTH + LAG + 1 : k - ahead;
         if (free >= 1) {
             for (int j = 0; j < p; j++) {
                 if (j != me) {
-                    await(j, free, indexOf[(int) (free % DEPTH)], signature, false);
+                    await(j, free, indexOf[(int) (free % LANE)], signature, false);
                 }
             }
         }
         seq = k;
-        indexOf[(int) (k % DEPTH)] = callIndex;
-        signatureOf[(int) (k % DEPTH)] = signature;
-        long at = slotAt(me, k);
-        if (data != null && data.byteSize() > 0) {
+        indexOf[(int) (k % LANE)] = callIndex;
+        signatureOf[(int) (k % LANE)] = signature;
+        long at = lineAt(me, k);
+        if (bytes > 0) {
+            long to = dataAt(me, k, bytes);
             if (skipTo > skipFrom) {
-                MemorySegment.copy(data, 0, mem, at + DATA, skipFrom);
-                MemorySegment.copy(data, skipTo, mem, at + DATA + skipTo, data.byteSize() - skipTo);
+                MemorySegment.copy(data, 0, mem, to, skipFrom);
+                MemorySegment.copy(data, skipTo, mem, to + skipTo, bytes - skipTo);
             } else {
-                MemorySegment.copy(data, 0, mem, at + DATA, data.byteSize());
+                MemorySegment.copy(data, 0, mem, to, bytes);
             }
         }
         mem.set(ValueLayout.JAVA_LONG, at + SIG, signature.count());
@@ -277,14 +351,14 @@ final class NodeCollectives {
         if (seen[j] >= k) {
             return true;
         }
-        long s = (long) LONG.getAcquire(mem, slotAt(j, k) + SEQ);
+        long s = (long) LONG.getAcquire(mem, lineAt(j, k) + SEQ);
         if (s >= k) {
             seen[j] = s;
             return true;
         }
         // not there: the live word, then the sequence again (a live word written after the slot implies the slot)
         long live = (long) LONG.getAcquire(mem, live(j));
-        s = (long) LONG.getAcquire(mem, slotAt(j, k) + SEQ);
+        s = (long) LONG.getAcquire(mem, lineAt(j, k) + SEQ);
         if (s >= k) {
             seen[j] = s;
             return true;
@@ -309,7 +383,7 @@ final class NodeCollectives {
 
     /** Compares member {@code j}'s signature of call {@code k} with this rank's (aborting the job on a mismatch). */
     private void compare(int j, long k, long myIndex, CollectiveCheck.Signature mine) {
-        long s = slotAt(j, k) + SIG;
+        long s = lineAt(j, k) + SIG;
         int theirIndex = mem.get(ValueLayout.JAVA_INT, s + 8);
         if (mem.get(ValueLayout.JAVA_LONG, s) == mine.count() && mem.get(ValueLayout.JAVA_INT, s + 12) == mine.root()
                 && mem.get(ValueLayout.JAVA_SHORT, s + 16) == callCode(mine)
@@ -369,12 +443,12 @@ final class NodeCollectives {
         int right = (me + 1) % p;
         while (rightChecked < rightTo) {
             long m = rightChecked + 1;
-            long s = seen[right] >= m ? seen[right] : (long) LONG.getAcquire(mem, slotAt(right, m) + SEQ);
+            long s = seen[right] >= m ? seen[right] : (long) LONG.getAcquire(mem, lineAt(right, m) + SEQ);
             if (s < m) {
                 return;
             }
             seen[right] = Math.max(seen[right], s);
-            compare(right, m, indexOf[(int) (m % DEPTH)], signatureOf[(int) (m % DEPTH)]);
+            compare(right, m, indexOf[(int) (m % LANE)], signatureOf[(int) (m % LANE)]);
             rightChecked = m;
         }
     }
@@ -384,8 +458,8 @@ final class NodeCollectives {
         int right = (me + 1) % p;
         while (rightChecked < rightTo) {
             long m = rightChecked + 1;
-            CollectiveCheck.Signature mine = signatureOf[(int) (m % DEPTH)];
-            long myIndex = indexOf[(int) (m % DEPTH)];
+            CollectiveCheck.Signature mine = signatureOf[(int) (m % LANE)];
+            long myIndex = indexOf[(int) (m % LANE)];
             if (!reached(right, m, myIndex, mine)) {
                 return false;
             }
@@ -401,7 +475,7 @@ final class NodeCollectives {
         long last = Math.min(upTo, rightTo);
         while (rightChecked < last) {
             long m = rightChecked + 1;
-            await(right, m, indexOf[(int) (m % DEPTH)], signatureOf[(int) (m % DEPTH)], true);
+            await(right, m, indexOf[(int) (m % LANE)], signatureOf[(int) (m % LANE)], true);
             rightChecked = m;
         }
     }
@@ -418,7 +492,7 @@ final class NodeCollectives {
 
     void barrier(CollectiveCheck.Signature signature) {
         Call c = start(signature, null);
-        slotCalls.getAndIncrement();
+        countSlotCall();
         awaitAll(c);
         finish(c, Integer.MAX_VALUE);
     }
@@ -430,7 +504,7 @@ final class NodeCollectives {
     private long begin() {
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
-        slotCalls.getAndIncrement();
+        countSlotCall();
         return callIndex;
     }
 
@@ -449,7 +523,7 @@ final class NodeCollectives {
             if (me != root) {
                 await(root, c.k(), c.index(), signature, true);
                 if (n > 0) {
-                    MemorySegment.copy(mem, slotAt(root, c.k()) + DATA, data, done, n);
+                    MemorySegment.copy(mem, dataAt(root, c.k(), n), data, done, n);
                 }
             }
             finish(c, me == root ? -1 : root);
@@ -476,7 +550,7 @@ final class NodeCollectives {
         // with two ranks and a symmetric operation the root combines the other's slot into its own vector
         // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
         Call c = start(signature, me != root || !pair ? data : null);
-        slotCalls.getAndIncrement();
+        countSlotCall();
         if (me == root) {
             awaitAll(c);
             combine(c.k(), data, count, op, type, pair);
@@ -498,7 +572,7 @@ final class NodeCollectives {
             MemorySegment.copy(send, 0, data, 0, data.byteSize());
         }
         Call c = start(signature, data);
-        slotCalls.getAndIncrement();
+        countSlotCall();
         awaitAll(c);
         combine(c.k(), data, count, op, type, pairwise(op));
         finish(c, Integer.MAX_VALUE);
@@ -540,21 +614,22 @@ final class NodeCollectives {
             boolean inPlace = pair && gathers;
             Call c = publish(callIndex, signature, part, inPlace ? lo : 0, inPlace ? hi : 0);
             awaitAll(c);
-            long mine = slotAt(me, c.k()) + DATA + lo;
+            long chunk = n * es;
+            long mine = dataAt(me, c.k(), chunk) + lo;
             if (hi > lo) {
                 if (inPlace) {
                     if (send != data) {
                         MemorySegment.copy(part, lo, out, lo, hi - lo);
                     }
-                    op.apply(mem.asSlice(slotAt(1 - me, c.k()) + DATA + lo, hi - lo), out.asSlice(lo, hi - lo),
+                    op.apply(mem.asSlice(dataAt(1 - me, c.k(), chunk) + lo, hi - lo), out.asSlice(lo, hi - lo),
                             share(n, me + 1) - share(n, me), type);
                 } else if (pair) {
                     // a reduce contributor: x(root) op x(me) straight into its own slot's share (a op b = b op a)
-                    op.apply(mem.asSlice(slotAt(1 - me, c.k()) + DATA + lo, hi - lo), mem.asSlice(mine, hi - lo),
+                    op.apply(mem.asSlice(dataAt(1 - me, c.k(), chunk) + lo, hi - lo), mem.asSlice(mine, hi - lo),
                             share(n, me + 1) - share(n, me), type);
                 } else {
                     MemorySegment into = gathers ? out.asSlice(lo, hi - lo) : scratch(hi - lo);
-                    combineShare(c.k(), into, lo, share(n, me + 1) - share(n, me), op, type);
+                    combineShare(c.k(), chunk, into, lo, share(n, me + 1) - share(n, me), op, type);
                     if (!gathers) {
                         MemorySegment.copy(into, 0, mem, mine, hi - lo);
                     }
@@ -611,11 +686,11 @@ final class NodeCollectives {
     }
 
     /** into = x0 op x1 op ... op x(p-1) over {@code n} elements at byte {@code lo} of the slots of call {@code k}. */
-    private void combineShare(long k, MemorySegment into, long lo, int n, Op op, Datatype type) {
+    private void combineShare(long k, long chunk, MemorySegment into, long lo, int n, Op op, Datatype type) {
         long bytes = into.byteSize();
-        MemorySegment.copy(mem, slotAt(p - 1, k) + DATA + lo, into, 0, bytes);
+        MemorySegment.copy(mem, dataAt(p - 1, k, chunk) + lo, into, 0, bytes);
         for (int j = p - 2; j >= 0; j--) {
-            op.apply(mem.asSlice(slotAt(j, k) + DATA + lo, bytes), into, n, type);
+            op.apply(mem.asSlice(dataAt(j, k, chunk) + lo, bytes), into, n, type);
         }
     }
 
@@ -628,7 +703,7 @@ final class NodeCollectives {
                 continue;
             }
             awaitDone(j, k);
-            MemorySegment.copy(mem, slotAt(j, k) + DATA + lo, data, at + lo, hi - lo);
+            MemorySegment.copy(mem, dataAt(j, k, n * es) + lo, data, at + lo, hi - lo);
         }
     }
 
@@ -675,12 +750,12 @@ final class NodeCollectives {
             return;
         }
         if (pair) {
-            op.apply(mem.asSlice(slotAt(1 - me, k) + DATA, bytes), data, count, type);
+            op.apply(mem.asSlice(dataAt(1 - me, k, bytes), bytes), data, count, type);
             return;
         }
-        MemorySegment.copy(mem, slotAt(p - 1, k) + DATA, data, 0, bytes);
+        MemorySegment.copy(mem, dataAt(p - 1, k, bytes), data, 0, bytes);
         for (int j = p - 2; j >= 0; j--) {
-            op.apply(mem.asSlice(slotAt(j, k) + DATA, bytes), data, count, type);
+            op.apply(mem.asSlice(dataAt(j, k, bytes), bytes), data, count, type);
         }
     }
 
@@ -698,7 +773,7 @@ final class NodeCollectives {
             for (int j = 0; j < p; j++) {
                 if (j != me) {
                     await(j, c.k(), c.index(), signature, true);
-                    MemorySegment.copy(mem, slotAt(j, c.k()) + DATA, data, j * block + done, n);
+                    MemorySegment.copy(mem, dataAt(j, c.k(), n), data, j * block + done, n);
                 }
             }
             finish(c, Integer.MAX_VALUE);
@@ -709,11 +784,11 @@ final class NodeCollectives {
     /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code recv} receives p blocks. */
     void alltoall(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
         Call c = start(signature, send);
-        slotCalls.getAndIncrement();
+        countSlotCall();
         for (int j = 0; j < p; j++) {
             if (j != me) {
                 await(j, c.k(), c.index(), signature, true);
-                MemorySegment.copy(mem, slotAt(j, c.k()) + DATA + me * blockBytes, recv, j * blockBytes, blockBytes);
+                MemorySegment.copy(mem, dataAt(j, c.k(), p * blockBytes) + me * blockBytes, recv, j * blockBytes, blockBytes);
             } else {
                 MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
             }
@@ -739,7 +814,7 @@ final class NodeCollectives {
         }
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
-        slotCalls.getAndIncrement();
+        countSlotCall();
         long piece = slot / p >= 128 ? slot / p & ~63L : Math.max(1, slot / p);
         for (long off = 0; off < blockBytes; off += piece) {
             long n = Math.min(piece, blockBytes - off);
@@ -753,7 +828,7 @@ final class NodeCollectives {
             for (int j = 0; j < p; j++) {
                 if (j != me) {
                     await(j, c.k(), c.index(), signature, true);
-                    MemorySegment.copy(mem, slotAt(j, c.k()) + DATA + me * n, recv, j * blockBytes + off, n);
+                    MemorySegment.copy(mem, dataAt(j, c.k(), p * n) + me * n, recv, j * blockBytes + off, n);
                 }
             }
             finish(c, Integer.MAX_VALUE);
@@ -770,7 +845,7 @@ final class NodeCollectives {
     void exchangePair(CollectiveCheck.Signature signature, MemorySegment toOther, MemorySegment fromOther) {
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
-        slotCalls.getAndIncrement();
+        countSlotCall();
         int other = 1 - me;
         long out = toOther.byteSize();
         long in = fromOther.byteSize();
@@ -781,7 +856,7 @@ final class NodeCollectives {
             await(other, c.k(), c.index(), signature, true);
             long m = Math.min(slot, Math.max(0, in - off));
             if (m > 0) {
-                MemorySegment.copy(mem, slotAt(other, c.k()) + DATA, fromOther, off, m);
+                MemorySegment.copy(mem, dataAt(other, c.k(), m), fromOther, off, m);
             }
             finish(c, Integer.MAX_VALUE);
             off += slot;

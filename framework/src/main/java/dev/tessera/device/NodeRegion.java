@@ -8,27 +8,36 @@ import java.util.function.BooleanSupplier;
  * share a machine (the shm device), for the comm layer's shared-memory collectives
  * ({@code dev.tessera.comm.NodeCollectives}). The device only provides the memory, zeroed
  * when the job starts, and its way of waiting; the comm layer lays the memory out: one
- * cache line per member for its latest call index and its latest combined chunk, then {@link #DEPTH} slots per member, each
- * a {@link #SLOT_HEADER}-byte header (sequence number and call signature, and the first bytes
- * of the data, in one cache line) followed by the rest of {@link #slotBytes()} data bytes.
+ * cache line per member for its latest call index and its latest combined chunk, then
+ * {@link #LANE} lane entries per member (each {@link #LINE_BYTES} bytes: a {@link #SLOT_HEADER}-byte
+ * header, sequence number and call signature, followed by up to {@link #LINE_DATA} bytes of a
+ * call's data, the first 32 in the header's cache line), then {@link #DEPTH} data slots of
+ * {@link #slotBytes()} bytes per member for data that does not fit a lane entry.
  */
 public interface NodeRegion {
 
     /** Bytes of each member's line for its latest call index and latest combined chunk. */
     int LIVE_BYTES = 64;
-    /** Slots per member: a member can run this many calls minus one ahead of the slowest. */
+    /** Data slots per member (for data larger than {@link #LINE_DATA} bytes). */
     int DEPTH = 8;
-    /** Bytes of a slot's header: the data starts right after it, in the header's cache line. */
+    /** Lane entries per member: one per flagged call, so calls whose data fits an entry can run far ahead. */
+    int LANE = 64;
+    /** Bytes of a lane entry: two cache lines (data of up to 32 bytes moves in one). */
+    int LINE_BYTES = 128;
+    /** Bytes of a lane entry's header: a call's data of up to {@link #LINE_DATA} bytes follows it. */
     int SLOT_HEADER = 32;
+    /** Data bytes that fit a lane entry after its header. */
+    int LINE_DATA = LINE_BYTES - SLOT_HEADER;
 
-    /** Bytes between two slots: header and data, rounded up to cache lines. */
+    /** Bytes between two data slots: the slot's bytes rounded up to cache lines. */
     static long slotStride(int slotBytes) {
-        return (SLOT_HEADER + (long) slotBytes + 63) & ~63L;
+        return ((long) slotBytes + 63) & ~63L;
     }
 
     /** Bytes of a region of {@code members} members with slots of {@code slotBytes} data bytes. */
     static long bytes(int members, int slotBytes) {
-        return (long) members * LIVE_BYTES + (long) members * DEPTH * slotStride(slotBytes);
+        return (long) members * LIVE_BYTES + (long) members * LANE * LINE_BYTES
+                + (long) members * DEPTH * slotStride(slotBytes);
     }
 
     /** The region: laid out as the class comment says, zero when the job starts. */
@@ -50,6 +59,11 @@ public interface NodeRegion {
 
     /** Whether the process of member {@code worldPeer} has exited (for a member that said it closed). */
     boolean memberExited(int worldPeer);
+
+    /** Whether this rank's waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block). */
+    default boolean waitsBlock() {
+        return false;
+    }
 
     /** After a member published a flag: wakes the members that sleep in {@link #awaitUntil}. */
     void wake();

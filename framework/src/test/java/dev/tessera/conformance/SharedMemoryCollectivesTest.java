@@ -557,4 +557,196 @@ class SharedMemoryCollectivesTest {
         assertTrue(r.output().contains("ranks disagree on the collective call: rank 0 made Comm.bcast"), r.output());
         assertTrue(r.output().contains("but rank 1 made no such call before it closed"), r.output());
     }
+
+    /** Calls a bcast root (or reduce contributor) finishes while a member has not started the first (NodeCollectives: LANE - CHECK_LAG - 1). */
+    private static final int RUN_AHEAD = 32;
+
+    /** Writes {@code calls} into {@code file} (a rank's progress, read by another rank process). */
+    private static void progress(String file, int calls) throws java.io.IOException {
+        java.nio.file.Path tmp = java.nio.file.Path.of(file + ".tmp");
+        java.nio.file.Files.writeString(tmp, Integer.toString(calls));
+        java.nio.file.Files.move(tmp, java.nio.file.Path.of(file), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Waits (polling, no timing assumed: the job's timeout ends a hang) until {@code file} holds at least {@code calls}. */
+    private static void awaitProgress(String file, int calls) throws Exception {
+        java.nio.file.Path path = java.nio.file.Path.of(file);
+        while (!java.nio.file.Files.exists(path) || Integer.parseInt(java.nio.file.Files.readString(path).trim()) < calls) {
+            Thread.sleep(5);
+        }
+    }
+
+    /**
+     * Calls whose data fits a slot's header line have a deep lane: a bcast root finishes
+     * RUN_AHEAD calls of 8 bytes before the last rank has started its first (it waits for the
+     * root's progress file before it does), then, in the other direction, the reduce
+     * contributors finish RUN_AHEAD calls before the root starts; afterwards 300 more calls of
+     * each, with rotating roots and a slow rank, give exact results in order (each call's value is
+     * distinct), and a larger call in between (data slots, shallow) still works.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"2 -Dtessera.shm.coll.ahead=32", "4 -Dtessera.shm.coll.ahead=32", "3 -Dtessera.wait=block"})
+    void smallCallsRunFarAheadOfADescheduledMember(String job) throws Exception {
+        // the deep lane by name, or by default where waits block (more ranks than cores, or TESSERA_WAIT=block)
+        int ranks = Integer.parseInt(job.split(" ")[0]);
+        String option = job.split(" ")[1];
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tessera-lane-");
+        String root = dir.resolve("root").toString();
+        String contributors = dir.resolve("contributor").toString();
+        try {
+            new ProcessJobRunner("shm", Duration.ofSeconds(100), 0, List.of(option)).run(ranks, world -> {
+                int p = world.size();
+                int me = world.rank();
+                world.barrier();
+                // bcast: the root (0) runs ahead of rank p - 1, which starts only after the root finished RUN_AHEAD calls
+                if (me == p - 1) {
+                    awaitProgress(root, RUN_AHEAD);
+                }
+                for (int i = 0; i < RUN_AHEAD + 50; i++) {
+                    long[] v = {me == 0 ? 1000L + i : -1};
+                    world.bcast(Buffer.of(v), 0);
+                    assertEquals(1000L + i, v[0], "bcast " + i + " on rank " + me);
+                    if (me == 0 && i < RUN_AHEAD) {
+                        progress(root, i + 1);
+                    }
+                }
+                // reduce: every contributor runs RUN_AHEAD calls ahead of the root (p - 1)
+                if (me == p - 1) {
+                    for (int j = 0; j < p - 1; j++) {
+                        awaitProgress(contributors + j, RUN_AHEAD);
+                    }
+                }
+                for (int i = 0; i < RUN_AHEAD + 50; i++) {
+                    long[] x = {(long) i * (me + 1)};
+                    long[] r = {-1};
+                    world.reduce(Buffer.of(x), Buffer.of(r), Op.SUM, p - 1);
+                    assertEquals(me == p - 1 ? (long) i * p * (p + 1) / 2 : -1, r[0], "reduce " + i + " on rank " + me);
+                    if (me != p - 1 && i < RUN_AHEAD) {
+                        progress(contributors + me, i + 1);
+                    }
+                }
+                // many more, rotating roots, kinds and sizes (one in the data slots), a rank that sleeps now and then
+                for (int i = 0; i < 300; i++) {
+                    if (me == i % p && i % 37 == 0) {
+                        Thread.sleep(20);
+                    }
+                    int r = i % p;
+                    long[] v = {me == r ? i * 31L : -1, me == r ? -i : 0};
+                    world.bcast(Buffer.of(v), r);
+                    assertArrayEquals(new long[] {i * 31L, -i}, v, "bcast " + i + " from " + r + " on rank " + me);
+                    double[] d = {me + i, me * i};
+                    double[] dr = {-1, -1};
+                    world.reduce(Buffer.of(d), Buffer.of(dr), Op.MAX, (i + 1) % p);
+                    if (me == (i + 1) % p) {
+                        assertArrayEquals(new double[] {p - 1 + i, (p - 1) * (double) i}, dr, "reduce " + i);
+                    }
+                    assertEquals((long) i * p, world.allreduce((long) i, Op.SUM), "allreduce " + i);
+                    if (i % 50 == 0) {
+                        int[] big = new int[64];
+                        big[63] = me == r ? i : -1;
+                        world.bcast(Buffer.of(big), r);
+                        assertEquals(i, big[63], "256-byte bcast " + i);
+                    }
+                }
+            });
+        } finally {
+            try (var files = java.nio.file.Files.list(dir)) {
+                for (java.nio.file.Path f : files.toList()) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            }
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
+    /**
+     * The agreement check at the deep end of the lane: the root has finished RUN_AHEAD bcasts of
+     * 8 bytes before rank p - 1 starts; that rank's call number {@code at} then passes another
+     * count, or is a nonblocking ibcast: the job ends with the disagreement error, not a hang and
+     * not a wrong value.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"4 count 1", "4 count 32", "2 count 32", "4 ibcast 1", "2 ibcast 20"})
+    void aMismatchDeepInTheLaneIsReported(String job) throws Exception {
+        String[] w = job.split(" ");
+        int ranks = Integer.parseInt(w[0]);
+        String kind = w[1];
+        int at = Integer.parseInt(w[2]);
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tessera-lane-");
+        String root = dir.resolve("root").toString();
+        ProcessJobRunner.Result r;
+        try {
+            r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0, List.of("-Dtessera.shm.coll.ahead=32")).launch(ranks, world -> {
+                int p = world.size();
+                int me = world.rank();
+                world.barrier();
+                if (me == p - 1) {
+                    awaitProgress(root, RUN_AHEAD);
+                }
+                for (int i = 1; i <= RUN_AHEAD + 10; i++) {
+                    boolean odd = me == p - 1 && i == at;
+                    long[] v = new long[odd && kind.equals("count") ? 2 : 1];
+                    v[0] = me == 0 ? i : -1;
+                    if (odd && kind.equals("ibcast")) {
+                        world.ibcast(Buffer.of(v), 0).await();
+                    } else {
+                        world.bcast(Buffer.of(v), 0);
+                    }
+                    if (v[0] != i) {
+                        System.out.println("rank " + me + " got a wrong value " + v[0] + " in call " + i);
+                    }
+                    if (me == 0 && i <= RUN_AHEAD) {
+                        progress(root, i);
+                    }
+                }
+                world.barrier();
+                System.out.println("rank " + me + " passed the mismatched bcast");
+            }, List.of());
+        } finally {
+            try (var files = java.nio.file.Files.list(dir)) {
+                for (java.nio.file.Path f : files.toList()) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            }
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+        assertNotEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("ranks disagree on the collective call"), r.output());
+        if (kind.equals("count")) {
+            assertTrue(r.output().contains("passed a count of 2 elements") && r.output().contains("passed a count of 1 elements"),
+                    r.output());
+        } else {
+            assertTrue(r.output().contains("another kind of collective call") || r.output().contains("Comm.ibcast"), r.output());
+        }
+        assertFalse(r.output().contains("got a wrong value"), r.output());
+        assertFalse(r.output().contains("passed the mismatched bcast"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
+
+    /**
+     * The lane's run-ahead switch: -Dtessera.shm.coll.ahead=4 (as far as calls with data
+     * slots) keeps the answers exact; a value outside 1-32 is an argument error naming it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"4", "0", "33", "x"})
+    void theRunAheadSwitch(String value) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
+                List.of("-Dtessera.shm.coll.ahead=" + value)).launch(3, world -> {
+                    for (int i = 0; i < 100; i++) {
+                        long[] v = {world.rank() == i % 3 ? i : -1};
+                        world.bcast(Buffer.of(v), i % 3);
+                        assertEquals(i, v[0], "bcast " + i);
+                        assertEquals(3L * i, world.allreduce((long) i, Op.SUM), "allreduce " + i);
+                    }
+                    System.out.println("rank " + world.rank() + " finished the bcasts");
+                }, List.of());
+        if (value.equals("4")) {
+            assertEquals(0, r.status(), r.output());
+        } else {
+            assertNotEquals(0, r.status(), r.output());
+            assertTrue(r.output().contains("tessera.shm.coll.ahead: '" + value + "' is not a whole number from 1 to 32"),
+                    r.output());
+            assertFalse(r.output().contains("finished the bcasts"), r.output());
+        }
+    }
 }

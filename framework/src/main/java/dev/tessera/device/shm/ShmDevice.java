@@ -1131,6 +1131,11 @@ public final class ShmDevice extends MatchingDevice {
         }
 
         @Override
+        public boolean waitsBlock() {
+            return blocking;
+        }
+
+        @Override
         public boolean memberExited(int worldPeer) {
             int p = localOfWorld[worldPeer];
             return !ProcessHandle.of(peerPids[p]).map(ProcessHandle::isAlive).orElse(false);
