@@ -38,19 +38,21 @@ public final class SmallMessageRing {
 
     /**
      * How a sender orders its publication before its look at the receiver's sleeper count
-     * ({@code -Dtessera.smp.ringFence}): {@code message} makes the slot's sequence store a
-     * volatile store, a full fence per message, which on x86 waits until the slot's line has
-     * come over from the receiver's core, so a window of messages pays one line transfer after
-     * another on the sender; {@code sleep} (the default where Linux's membarrier works) makes it
-     * a release store and moves the fence to the receiver's rare way into a park: a thread about
-     * to park registers, then runs {@link Posix#processBarrier()}, which puts a full barrier into
+     * ({@code -Dtessera.smp.ringFence}): {@code message} (the default) makes the slot's sequence
+     * store a volatile store, a full fence per message, which on x86 waits until the slot's line
+     * has come over from the receiver's core, so a window of messages pays one line transfer
+     * after another on the sender; {@code sleep} (used only where Linux's membarrier works) makes
+     * it a release store and moves the fence to the receiver's way into a park: a thread about to
+     * park registers, then runs {@link Posix#processBarrier()}, which puts a full barrier into
      * every sending thread of the process, then polls once more. Either the sender's look sees
-     * the registration, or the barrier has made the message visible to that last poll.
+     * the registration, or the barrier has made the message visible to that last poll. Not the
+     * default: no A/B on a quiet machine has shown it faster yet, and it adds a system call to
+     * every park (oversubscribed jobs park on most waits).
      */
     static final boolean FENCE_PER_MESSAGE = readFenceMode();
 
     private static boolean readFenceMode() {
-        String mode = System.getProperty("tessera.smp.ringFence", "sleep");
+        String mode = System.getProperty("tessera.smp.ringFence", "message");
         return switch (mode) {
             case "message" -> true;
             case "sleep" -> !Posix.processBarrierAvailable();
