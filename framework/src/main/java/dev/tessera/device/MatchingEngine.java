@@ -19,8 +19,10 @@ import java.util.function.Supplier;
  * Devices feed arrivals in the order each sender sent them (per sender, per context), so
  * two messages from one sender that both fit a receive are received in send order.
  *
- * <p>All queue operations run under this object's monitor; payload copies happen outside
- * it, after the match has been decided, except for messages from a {@link SmallMessageRing}
+ * <p>All queue operations run under the engine's lock ({@link #lock()}: one compare-and-set
+ * to take it, a release store to give it back, where a monitor costs a second atomic on
+ * release; this lock is on every message's path); payload copies happen outside it, after
+ * the match has been decided, except for messages from a {@link SmallMessageRing}
  * (at most {@link SmallMessageRing#MAX_PAYLOAD} bytes), which are copied out of their slot
  * under it. Every operation first drains the engine's rings (the smp device's small
  * messages), so the queues always hold every message published before the operation.
@@ -35,7 +37,7 @@ public final class MatchingEngine {
 
     private final Map<Integer, Queues> contexts = new HashMap<>();
     private static final SmallMessageRing[] NO_RINGS = new SmallMessageRing[0];
-    /** Rings of small messages into this engine (smp), copy-on-write under the monitor. */
+    /** Rings of small messages into this engine (smp), copy-on-write under the lock. */
     private volatile SmallMessageRing[] rings = NO_RINGS;
     /** Threads of this rank parked in a wait, for senders on a ring to wake. */
     private final CopyOnWriteArrayList<Thread> sleepers = new CopyOnWriteArrayList<>();
@@ -52,6 +54,66 @@ public final class MatchingEngine {
     private ReceiveRequest posting;
     private int cachedContext = Integer.MIN_VALUE;
     private Queues cachedQueues;
+
+    /** The thread that holds the engine's lock, or null ({@link #lock()}). */
+    @SuppressWarnings("unused")   // through OWNER
+    private volatile Thread owner;
+    /** How many times the owner holds the lock (reentrant: a device's run of arrivals holds it around each arrive). */
+    private int holds;
+    private static final java.lang.invoke.VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = java.lang.invoke.MethodHandles.lookup().findVarHandle(MatchingEngine.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Takes the engine's lock (reentrant): one compare-and-set when it is free. Every engine
+     * operation takes it; a device that matches a run of arrivals may hold it around the run
+     * (each arrive then re-enters it without an atomic), always releasing it with
+     * {@link #unlock()} in a finally block. A thread that finds it taken spins briefly, then
+     * yields, then parks for short spells: holders only match, copy small payloads and complete
+     * requests, but on an oversubscribed node a holder can lose its core.
+     */
+    public void lock() {
+        Thread me = Thread.currentThread();
+        if (OWNER.compareAndSet(this, null, me)) {
+            holds = 1;
+            return;
+        }
+        if (OWNER.getOpaque(this) == me) {
+            holds++;
+            return;
+        }
+        for (int spins = 0; !OWNER.compareAndSet(this, null, me); spins++) {
+            if (spins < 100) {
+                Thread.onSpinWait();
+            } else if (spins < 1_100) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(20_000);
+            }
+        }
+        holds = 1;
+    }
+
+    /** Gives back one hold of the lock taken by {@link #lock()}; the last one releases it (a release store). */
+    public void unlock() {
+        if (OWNER.getOpaque(this) != Thread.currentThread()) {
+            throw new IllegalMonitorStateException("matching engine unlocked by a thread that does not hold it");
+        }
+        if (--holds == 0) {
+            OWNER.setRelease(this, null);
+        }
+    }
+
+    /** True if the calling thread holds the engine's lock (assertions and tests). */
+    public boolean heldByCurrentThread() {
+        return OWNER.getOpaque(this) == Thread.currentThread();
+    }
 
     private static final class Queues {
         ReceiveRequest postedHead;
@@ -75,14 +137,19 @@ public final class MatchingEngine {
      * caller delivers into it), or null after enqueueing {@code unmatched.get()} as an
      * unexpected message.
      */
-    public synchronized ReceiveRequest arrive(Envelope env, Supplier<? extends IncomingMessage> unmatched) {
-        drainRings();
-        Queues q = queues(env.context());
-        ReceiveRequest r = takePosted(q, env.source(), env.tag());
-        if (r == null) {
-            appendUnexpected(q, unmatched.get());
+    public ReceiveRequest arrive(Envelope env, Supplier<? extends IncomingMessage> unmatched) {
+        lock();
+        try {
+            drainRings();
+            Queues q = queues(env.context());
+            ReceiveRequest r = takePosted(q, env.source(), env.tag());
+            if (r == null) {
+                appendUnexpected(q, unmatched.get());
+            }
+            return r;
+        } finally {
+            unlock();
         }
-        return r;
     }
 
     /**
@@ -92,14 +159,19 @@ public final class MatchingEngine {
      * before {@code from} is reused. Else queues a private copy as an unexpected message and
      * returns null. No envelope object and no supplier on the matched path.
      *
-     * <p>A device that drains a run of such messages may hold this engine's monitor around the
-     * run ({@code synchronized (engine)}): the monitor is the engine's lock, so the run takes it
-     * once and each call here re-enters it.
+     * <p>A device that drains a run of such messages may hold this engine's lock around the
+     * run ({@link #lock()} ... {@link #unlock()}): the run takes the lock once and each call here
+     * re-enters it.
      */
-    public synchronized ReceiveRequest arrive(int source, int tag, int context, long byteCount, int typeCode,
-                                              MemorySegment from, long offset) {
-        drainRings();
-        return matchOrQueueCopy(source, tag, context, byteCount, typeCode, from, offset);
+    public ReceiveRequest arrive(int source, int tag, int context, long byteCount, int typeCode,
+                                 MemorySegment from, long offset) {
+        lock();
+        try {
+            drainRings();
+            return matchOrQueueCopy(source, tag, context, byteCount, typeCode, from, offset);
+        } finally {
+            unlock();
+        }
     }
 
     /** A message arrives that is already fully buffered: match it or queue it. */
@@ -121,104 +193,139 @@ public final class MatchingEngine {
      * sender's unexpected messages are older than its ring messages), so order holds; every
      * other operation still drains the rings completely.
      */
-    public synchronized IncomingMessage post(ReceiveRequest r) {
-        Queues q = queues(r.context);
-        IncomingMessage m = findUnexpected(q, r.source, r.tag);
-        if (m != null) {
-            unlinkUnexpected(q, m);
-            return m;
-        }
-        r.prev = q.postedTail;
-        r.next = null;
-        if (q.postedTail == null) {
-            q.postedHead = r;
-        } else {
-            q.postedTail.next = r;
-        }
-        q.postedTail = r;
-        r.queued = true;
-        if (rings.length > 0) {
-            posting = r;
-            for (SmallMessageRing ring : rings) {
-                if (!r.queued) {
-                    break;   // matched: later slots wait on their rings
-                }
-                ring.drainInto(this, r);
+    public IncomingMessage post(ReceiveRequest r) {
+        lock();
+        try {
+            Queues q = queues(r.context);
+            IncomingMessage m = findUnexpected(q, r.source, r.tag);
+            if (m != null) {
+                unlinkUnexpected(q, m);
+                return m;
             }
-            posting = null;
+            r.prev = q.postedTail;
+            r.next = null;
+            if (q.postedTail == null) {
+                q.postedHead = r;
+            } else {
+                q.postedTail.next = r;
+            }
+            q.postedTail = r;
+            r.queued = true;
+            if (rings.length > 0) {
+                posting = r;
+                for (SmallMessageRing ring : rings) {
+                    if (!r.queued) {
+                        break;   // matched: later slots wait on their rings
+                    }
+                    ring.drainInto(this, r);
+                }
+                posting = null;
+            }
+            return null;
+        } finally {
+            unlock();
         }
-        return null;
     }
 
     /** The envelope of the oldest unexpected message matching the pattern, or null (probe). */
-    public synchronized Envelope peek(int source, int tag, int context) {
-        drainRings();
-        IncomingMessage m = findUnexpected(queues(context), source, tag);
-        return m == null ? null : m.envelope();
+    public Envelope peek(int source, int tag, int context) {
+        lock();
+        try {
+            drainRings();
+            IncomingMessage m = findUnexpected(queues(context), source, tag);
+            return m == null ? null : m.envelope();
+        } finally {
+            unlock();
+        }
     }
 
     /** Removes and returns the oldest matching unexpected message, or null (matched probe). */
-    public synchronized IncomingMessage take(int source, int tag, int context) {
-        drainRings();
-        Queues q = queues(context);
-        IncomingMessage m = findUnexpected(q, source, tag);
-        if (m != null) {
-            unlinkUnexpected(q, m);
+    public IncomingMessage take(int source, int tag, int context) {
+        lock();
+        try {
+            drainRings();
+            Queues q = queues(context);
+            IncomingMessage m = findUnexpected(q, source, tag);
+            if (m != null) {
+                unlinkUnexpected(q, m);
+            }
+            return m;
+        } finally {
+            unlock();
         }
-        return m;
     }
 
     /** Removes a posted receive that has not matched yet; false if it already matched. */
-    public synchronized boolean cancel(ReceiveRequest r) {
-        drainRings();
-        if (!r.queued) {
-            return false;
+    public boolean cancel(ReceiveRequest r) {
+        lock();
+        try {
+            drainRings();
+            if (!r.queued) {
+                return false;
+            }
+            unlinkPosted(queues(r.context), r);
+            return true;
+        } finally {
+            unlock();
         }
-        unlinkPosted(queues(r.context), r);
-        return true;
     }
 
     /**
      * Removes and returns every posted receive that names {@code source} (not wildcards), in
      * every context: a dead rank's receives, which the caller completes with an error.
      */
-    public synchronized java.util.List<ReceiveRequest> removeReceivesFrom(int source) {
-        drainRings();
-        java.util.List<ReceiveRequest> out = new java.util.ArrayList<>();
-        for (Queues q : contexts.values()) {
-            for (ReceiveRequest r = q.postedHead; r != null; ) {
-                ReceiveRequest next = r.next;
-                if (r.source == source) {
-                    unlinkPosted(q, r);
-                    out.add(r);
+    public java.util.List<ReceiveRequest> removeReceivesFrom(int source) {
+        lock();
+        try {
+            drainRings();
+            java.util.List<ReceiveRequest> out = new java.util.ArrayList<>();
+            for (Queues q : contexts.values()) {
+                for (ReceiveRequest r = q.postedHead; r != null; ) {
+                    ReceiveRequest next = r.next;
+                    if (r.source == source) {
+                        unlinkPosted(q, r);
+                        out.add(r);
+                    }
+                    r = next;
                 }
-                r = next;
             }
+            return out;
+        } finally {
+            unlock();
         }
-        return out;
     }
 
     /** Removes an unexpected message that has not been received yet; false if it has. */
-    public synchronized boolean withdraw(IncomingMessage m) {
-        drainRings();
-        Queues q = queues(m.envelope().context());
-        for (IncomingMessage x = q.unexpectedHead; x != null; x = x.next) {
-            if (x == m) {
-                unlinkUnexpected(q, m);
-                return true;
+    public boolean withdraw(IncomingMessage m) {
+        lock();
+        try {
+            drainRings();
+            Queues q = queues(m.envelope().context());
+            for (IncomingMessage x = q.unexpectedHead; x != null; x = x.next) {
+                if (x == m) {
+                    unlinkUnexpected(q, m);
+                    return true;
+                }
             }
+            return false;
+        } finally {
+            unlock();
         }
-        return false;
     }
 
     /** Number of unexpected messages queued in a context (diagnostics and tests). */
-    public synchronized int unexpectedCount(int context) {
-        drainRings();
-        int n = 0;
-        for (IncomingMessage m = queues(context).unexpectedHead; m != null; m = m.next) {
-            n++;
+    public int unexpectedCount(int context) {
+        lock();
+        try {
+            drainRings();
+            int n = 0;
+            for (IncomingMessage m = queues(context).unexpectedHead; m != null; m = m.next) {
+                n++;
+            }
+            return n;
+        } finally {
+            unlock();
         }
-        return n;
     }
 
     // ------------------------------------------------------------------ small-message rings (smp)
@@ -227,12 +334,17 @@ public final class MatchingEngine {
      * Opens a ring for small messages from {@code source} into this engine, written by the
      * calling thread only ({@code slots}: a power of two).
      */
-    public synchronized SmallMessageRing.Producer openRing(int source, int slots) {
-        SmallMessageRing ring = new SmallMessageRing(source, slots);
-        SmallMessageRing[] more = java.util.Arrays.copyOf(rings, rings.length + 1);
-        more[rings.length] = ring;
-        rings = more;
-        return new SmallMessageRing.Producer(ring, Thread.currentThread(), this);
+    public SmallMessageRing.Producer openRing(int source, int slots) {
+        lock();
+        try {
+            SmallMessageRing ring = new SmallMessageRing(source, slots);
+            SmallMessageRing[] more = java.util.Arrays.copyOf(rings, rings.length + 1);
+            more[rings.length] = ring;
+            rings = more;
+            return new SmallMessageRing.Producer(ring, Thread.currentThread(), this);
+        } finally {
+            unlock();
+        }
     }
 
     /**
@@ -242,8 +354,11 @@ public final class MatchingEngine {
     public boolean poll() {
         for (SmallMessageRing ring : rings) {
             if (ring.ready()) {
-                synchronized (this) {
+                lock();
+                try {
                     return drainRings() > 0;
+                } finally {
+                    unlock();
                 }
             }
         }
@@ -304,6 +419,13 @@ public final class MatchingEngine {
     public void sleeping(Thread t) {
         sleepers.add(t);
         COUNT.getAndAdd(sleeperCount, 0L, 1);   // after the add: a sender that sees the count finds the thread
+        if (!SmallMessageRing.FENCE_PER_MESSAGE && rings.length > 0) {
+            // ring senders publish with a release store and no fence: this barrier makes what they published
+            // before their look at the count visible to the caller's last poll (SmallMessageRing.FENCE_PER_MESSAGE).
+            // A ring opened after the read of rings is seen by the sender's look (its volatile store of rings
+            // comes before; the count's atomic add here before that read)
+            Posix.processBarrier();
+        }
     }
 
     /** The thread no longer parks. */
@@ -314,9 +436,10 @@ public final class MatchingEngine {
 
 
     /**
-     * After publishing on a ring (a volatile store): unparks the receiving rank's threads
-     * that sleep in a wait. A sleeper registers (a volatile store) before it drains the
-     * rings one last time, so either it sees the message or the sender sees it. Ring senders
+     * After publishing on a ring: unparks the receiving rank's threads that sleep in a wait.
+     * A sleeper registers (an atomic add, then a process barrier unless every ring message is
+     * fenced: {@link SmallMessageRing#FENCE_PER_MESSAGE}) before it drains the rings one last
+     * time, so either it sees the message or the sender sees it. Ring senders
      * call it through {@link SmallMessageRing.Producer#wakeReceiver}, which reads only
      * {@link #sleeperCount} when nobody sleeps.
      */

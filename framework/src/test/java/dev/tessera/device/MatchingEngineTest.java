@@ -10,8 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** MPI matching rules, checked on the engine alone. */
+@Timeout(120)
 class MatchingEngineTest {
 
     private final MatchingEngine engine = new MatchingEngine();
@@ -205,5 +207,69 @@ class MatchingEngineTest {
         assertEquals(dev.tessera.ErrorClass.TRUNCATE, ((dev.tessera.TesseraException) small.error()).errorClass());
         assertEquals(5, small.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0), "the prefix that fits");
         assertEquals(8, small.byteCount(), "the message's size");
+    }
+
+    @Test
+    void theEngineLockIsReentrantAndKeepsOtherThreadsOut() throws Exception {
+        engine.lock();
+        engine.lock();   // a device's run of arrivals holds it around each arrive
+        assertTrue(engine.heldByCurrentThread());
+        java.util.concurrent.atomic.AtomicBoolean posted = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread other = new Thread(() -> {
+            engine.post(receive(1, 1, 0));
+            posted.set(true);
+        });
+        other.start();
+        engine.unlock();
+        other.join(200);
+        assertFalse(posted.get(), "another thread got in while the lock was still held once");
+        assertTrue(engine.heldByCurrentThread());
+        engine.unlock();
+        other.join(30_000);
+        assertTrue(posted.get(), "the other thread got in once the lock was given back");
+        assertFalse(engine.heldByCurrentThread());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalMonitorStateException.class, engine::unlock,
+                "giving back a lock this thread does not hold");
+    }
+
+    @Test
+    void manyThreadsMatchingAtOnceLoseNoMessageAndNoReceive() throws Exception {
+        // 4 threads each post 2000 receives and deliver 2000 messages on one engine; every receive
+        // gets exactly one message (lost updates of the queues under a broken lock show as hangs or misses)
+        int threads = 4;
+        int each = 2000;
+        java.util.concurrent.atomic.AtomicInteger completed = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.List<Thread> all = new java.util.ArrayList<>();
+        java.util.List<ReceiveRequest> receives = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        for (int t = 0; t < threads; t++) {
+            int source = t;
+            Thread th = new Thread(() -> {
+                for (int i = 0; i < each; i++) {
+                    ReceiveRequest r = receive(Device.ANY_SOURCE, 3, 0);
+                    receives.add(r);
+                    IncomingMessage m = engine.post(r);
+                    if (m != null) {
+                        m.deliver(r);
+                    }
+                    ReceiveRequest matched = engine.arrive(new Buffered(source, 3, 0, i));
+                    if (matched != null) {
+                        new Buffered(source, 3, 0, i).deliver(matched);
+                    }
+                }
+            });
+            all.add(th);
+            th.start();
+        }
+        for (Thread th : all) {
+            th.join(60_000);
+            assertFalse(th.isAlive(), "a thread is stuck");
+        }
+        for (ReceiveRequest r : receives) {
+            if (r.isComplete()) {
+                completed.incrementAndGet();
+            }
+        }
+        assertEquals(threads * each, completed.get(), "every receive got a message");
+        assertEquals(0, engine.unexpectedCount(0), "and no message was left over");
     }
 }

@@ -700,6 +700,14 @@ public final class ShmDevice extends MatchingDevice {
 
     private boolean drainRing(int peer) {
         ShmRing ring = inbound[peer];
+        try {
+            return drainCells(peer, ring);
+        } finally {
+            ring.flushReleases();   // the producer sees every cell freed by the drain
+        }
+    }
+
+    private boolean drainCells(int peer, ShmRing ring) {
         MemorySegment cells = ring.segment();
         boolean any = false;
         long at;
@@ -791,11 +799,14 @@ public final class ShmDevice extends MatchingDevice {
         if (at < 0 || !smallWholeMessage(ring, cells, at)) {
             return;   // a lone message (the ping-pong case) took the lock once, in arrive
         }
-        synchronized (engine) {
+        engine.lock();
+        try {
             do {
                 oneCellMessage(peer, ring, cells, at, cells.get(ValueLayout.JAVA_INT, at + C_CHUNK));
                 at = ring.peekAt();
             } while (at >= 0 && smallWholeMessage(ring, cells, at));
+        } finally {
+            engine.unlock();
         }
     }
 

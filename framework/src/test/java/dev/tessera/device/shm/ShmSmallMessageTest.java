@@ -164,6 +164,28 @@ class ShmSmallMessageTest {
         assertFalse(rank1.progress(), "no cell left to read after the last message");
     }
 
+    @Test
+    void oneDrainFreesEveryCellItReadForTheSender() {
+        // the receiver publishes its head once per few cells (2 of this 8-cell ring) and when a drain
+        // stops: after one drain of an odd number of cells, every cell is free again, so the next
+        // ring's worth of small sends all go straight into the ring (the shared, already complete
+        // request) instead of the queue
+        MemorySegment data = pattern(8, 1);
+        DeviceRequest direct = rank0.isend(data, 1, 4, 0, 0, false);
+        for (int i = 1; i < CELLS - 1; i++) {
+            assertSame(direct, rank0.isend(data, 1, 4, 0, 0, false), "message " + i + " of the first lap");
+        }
+        assertTrue(rank1.progress(), "the receiver drains the ring");
+        for (int i = 0; i < CELLS; i++) {
+            assertSame(direct, rank0.isend(data, 1, 4, 0, 0, false), "message " + i + " after one drain: its cell is free");
+        }
+        for (int i = 0; i < 2 * CELLS - 1; i++) {
+            ReceiveRequest recv = rank1.irecv(MemorySegment.ofArray(new byte[8]), 0, 4, 0, 0);
+            untilComplete(recv);
+            assertEquals(8, recv.byteCount(), "message " + i);
+        }
+    }
+
     /** Bytes of message {@code m}: every byte differs from its neighbours and from the same byte of other messages. */
     private static byte[] distinct(int m, int n) {
         byte[] b = new byte[n];
