@@ -65,15 +65,17 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
      * @param replicateSide with two or more ranks, levels of at most this many points a side
      *     (and below the finest) are held whole and computed by every rank
      *     ({@link CoarseAgglomeration}) instead of split and exchanged: one allgather down the
-     *     V-cycle instead of three ghost exchanges per level (one down, two up); 0 (the
-     *     default: four A/B series at 2 x 1 split two faster, two slower, docs/npb.md, stop
-     *     37): only the levels that must be ({@code -Dtessera.npb.mg.replicateSide}, e.g. 16)
+     *     V-cycle instead of three ghost exchanges per level (one down, two up); 16 by default
+     *     (class A at 2 x 1 on a quiet machine, 10 alternating rounds: 6884 Mop/s against 5934
+     *     with 0, docs/npb.md, stop 37); 0: only the levels that must be
+     *     ({@code -Dtessera.npb.mg.replicateSide})
      * @param fusedGhosts the ghosts along the axes with one rank (all three at one rank, x
      *     and y at 2 ranks) are filled by the operator that writes the block, plane by plane
      *     on the member that computed the plane, instead of by the first thread alone in a
-     *     pass over the whole block afterwards; off by default, as it read slower at 1 x 2 in
-     *     three A/B series and no faster at 1 x 1 and 2 x 1 (docs/npb.md, stop 37;
-     *     {@code -Dtessera.npb.mg.fusedGhosts=true} turns it on)
+     *     pass over the whole block afterwards; on by default (class A at 1 x 2 on a quiet
+     *     machine, 10 alternating rounds: 7583 Mop/s against 6489 off; the loaded series of
+     *     stop 37 had read it slower, docs/npb.md; {@code -Dtessera.npb.mg.fusedGhosts=false}
+     *     turns it off)
      */
     record Tuning(int serialSide, int replicateSide, boolean fusedGhosts) {
 
@@ -87,8 +89,8 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         /** The defaults, each overridable by its system property. */
         static Tuning fromProperties() {
             return new Tuning(Integer.getInteger("tessera.npb.mg.serialSide", 0),
-                    Integer.getInteger("tessera.npb.mg.replicateSide", 0),
-                    Boolean.getBoolean("tessera.npb.mg.fusedGhosts"));
+                    Integer.getInteger("tessera.npb.mg.replicateSide", 16),
+                    Boolean.parseBoolean(System.getProperty("tessera.npb.mg.fusedGhosts", "true")));
         }
 
         /** As before this tuning: every level over every member, replicated only where needed, ghosts afterwards. */

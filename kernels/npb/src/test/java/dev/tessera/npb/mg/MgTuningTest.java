@@ -55,8 +55,8 @@ class MgTuningTest {
     void defaultsAndBadValues() {
         MgKernel.Tuning t = MgKernel.Tuning.fromProperties();
         assertEquals(0, t.serialSide());
-        assertEquals(0, t.replicateSide());
-        assertEquals(false, t.fusedGhosts());
+        assertEquals(16, t.replicateSide());
+        assertEquals(true, t.fusedGhosts());
         assertEquals(34 * 34 * 34, new MgKernel.Tuning(32, 0, false).serialPoints());
         assertEquals(0, MgKernel.Tuning.NONE.serialPoints());
         assertThrows(IllegalArgumentException.class, () -> new MgKernel.Tuning(-1, 0, false));
