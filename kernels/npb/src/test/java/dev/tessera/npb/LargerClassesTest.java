@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (ranks as threads of the test JVM) and on shm (one JVM per rank, started by the process launcher as
  * {@code tessera run --device shm} starts them). Opt-in, minutes long: {@code mvn -pl kernels/npb
  * install -Pnpb-full} sets the system property {@code npb.test.classes} to SWAB (W, A and B; about
- * an hour on 2 busy cores, less on quiet ones); {@code -Dnpb.test.classes=SWA} leaves class B out, {@code
+ * 10 minutes on 2 idle cores, an hour on busy ones); {@code -Dnpb.test.classes=SWA} leaves class B out, {@code
  * -Dnpb.test.kernels=is,cg} runs only those kernels. By default it is
  * S and these are skipped (class S is verified by the other tests of this module).
  */
