@@ -59,13 +59,6 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
      */
     public static final String BUCKETS_AT_ONE_RANK = "tessera.npb.is.bucketsAtOneRank";
     static final double MULTIPLIER = 1220703125.00;
-    /**
-     * System property: with {@code true}, ranks with one thread each (more than one rank) rank
-     * by one partition pass instead of the bucket sort: own keys counted where they are, the
-     * other ranks' keys appended by destination rank, then the alltoallv and the count of the
-     * keys received. Off by default (docs/npb.md, stop 37: not faster at 2 x 1).
-     */
-    public static final String PARTITION = "tessera.npb.is.partition";
 
     /** The classes, in the order of the arrays below. */
     static final String CLASSES = ClassLetter.IMPLEMENTED;
@@ -165,9 +158,7 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
                 TEST_ARRAY_SIZE * MAX_ITERATIONS, TEST_ARRAY_SIZE, MAX_ITERATIONS, world.size(),
                 ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing())
                 + (buckets ? System.lineSeparator() + " One rank ranked as is.c at np = 1 (bucket sort, then the count; -D"
-                        + BUCKETS_AT_ONE_RANK + "=true), not in place" : "")
-                + (ranking.partitioned() ? System.lineSeparator() + " Ranked by the partition pass (-D" + PARTITION
-                        + "=true), not the bucket sort" : "");
+                        + BUCKETS_AT_ONE_RANK + "=true), not in place" : "");
         return new KernelResult("IS", problemClass, Long.toString(totalKeys), MAX_ITERATIONS, maxTime, mops,
                 "keys ranked", verified, detail, warmUp + " rankings untimed (reference: 1)");
     }

@@ -51,12 +51,6 @@ import java.util.Locale;
  * distribution); then the block totals no longer add up to the keys counted, and the count
  * is redone with int histograms ({@link #countAndScanWide}). All communication happens on
  * the rank's own thread between these parallel regions.
- *
- * <p>With {@link IsKernel#PARTITION} (several ranks, one member; off by default) the bucket
- * sort is replaced by one partition pass ({@link #rankPartitioned}): own keys are counted where
- * they are, the others appended by destination rank. It moves fewer bytes, but its counts hit
- * the histogram in key order instead of bucket order, and on the AMD EPYC VMs it took twice the
- * bucket sort's time (docs/npb.md, "Stop 37").
  */
 final class IsRanking {
 
@@ -123,20 +117,6 @@ final class IsRanking {
     private int ownFrom;
     private int ownKeys;
     private volatile boolean recountedWide;
-    /**
-     * With several ranks and one member, rank by one partition pass instead of the bucket sort
-     * ({@link IsKernel#PARTITION}): own keys counted where they are, the other ranks' keys
-     * appended by destination rank. Off by default.
-     */
-    private final boolean partition;
-    /** The partition path: bucket -> the rank its keys go to; the last ranking's own keys were never copied. */
-    private final int[] bucketOwner;
-    private final int[] partPos;
-    private final int[] partDispl;
-    /** Scratch target of the partition pass's increments for keys that are not the rank's own (2 ranks). */
-    private final int[] notOwnCounts;
-    private boolean lastPartitioned;
-    private int lastRange;
 
     IsRanking(Comm world, Team team, char problemClass, int totalKeysLog2, int maxKeyLog2, int numBucketsLog2,
             int[] testIndex, int[] testRank) {
@@ -204,11 +184,6 @@ final class IsRanking {
         bucketTotalsBuffer = Buffer.of(bucketSizeTotals);
         sendCountBuffer = Buffer.of(sendCount);
         recvCountBuffer = Buffer.of(recvCount);
-        partition = !inPlace && members == 1 && commSize > 1 && Boolean.getBoolean(IsKernel.PARTITION);
-        bucketOwner = partition ? new int[numBuckets] : null;
-        partPos = partition ? new int[commSize] : null;
-        partDispl = partition ? new int[commSize] : null;
-        notOwnCounts = partition && commSize == 2 ? new int[1 << 16] : null;
         keyBuff1Buffer = inPlace ? null : Buffer.of(keyBuff1, Datatype.INT);
         keyBuff2Buffer = inPlace ? null : Buffer.of(keyBuff2, Datatype.INT);
     }
@@ -318,10 +293,6 @@ final class IsRanking {
             }
             return;
         }
-        if (partition) {
-            rankPartitioned(iteration);
-            return;
-        }
         team.region(ctx -> bucketSort(ctx.id(), ctx.size(), ctx));
 
         world.allreduce(bucketSizeBuffer, bucketTotalsBuffer, Op.SUM);
@@ -373,140 +344,7 @@ final class IsRanking {
             lastMinKeyVal = minKeyVal;
             ownFrom = ownAt;
             ownKeys = own;
-            lastPartitioned = false;
         }
-    }
-
-    /**
-     * One ranking by the partition pass (several ranks, one member): the bucket counts and
-     * their allreduce fix every rank's key range as is.c does; then one pass over the keys
-     * counts this rank's own keys straight into {@code counts} and appends every other key to
-     * keyBuff1, grouped by destination rank only (the receiver only counts them). The
-     * alltoallv moves those; the keys received are counted into the same histogram.
-     */
-    private void rankPartitioned(int iteration) {
-        int[] mine = memberBuckets[0];
-        Arrays.fill(mine, 0);
-        countBuckets(keyArray, 0, numKeys, shift, mine);
-        System.arraycopy(mine, 0, bucketSize, 0, numBuckets);
-        world.allreduce(bucketSizeBuffer, bucketTotalsBuffer, Op.SUM);
-        long j = distributeBuckets();
-        int minKeyVal = ptr1[myRank] << shift;
-        int maxKeyVal = ((ptr2[myRank] + 1) << shift) - 1;
-        int range = Math.max(0, maxKeyVal - minKeyVal + 1);
-        // The send buffer holds the other ranks' keys only, in rank order.
-        int at = 0;
-        for (int r = 0; r < commSize; r++) {
-            sendCountOthers[r] = r == myRank ? 0 : sendCount[r];
-            partDispl[r] = at;
-            at += sendCountOthers[r];
-        }
-        ensureRange(range);
-        int[] c = counts;
-        Arrays.fill(c, 0, range, 0);
-        int appended;
-        if (commSize == 2) {
-            appended = partitionTwo(keyArray, numKeys, minKeyVal, range, c, notOwnCounts, keyBuff1);
-        } else {
-            Arrays.fill(bucketOwner, -1);
-            for (int r = 0; r < commSize; r++) {
-                for (int b = ptr1[r]; b <= ptr2[r]; b++) {
-                    bucketOwner[b] = r;
-                }
-            }
-            System.arraycopy(partDispl, 0, partPos, 0, commSize);
-            appended = partitionMany(keyArray, numKeys, shift, bucketOwner, myRank, minKeyVal, c, partPos, keyBuff1);
-        }
-        int own = numKeys - appended;
-        if (own != sendCount[myRank]) {
-            throw new IllegalStateException(String.format(Locale.ROOT, "IS rank %d: the partition kept %d own keys, "
-                    + "the bucket counts give %d", myRank, own, sendCount[myRank]));
-        }
-        world.alltoall(sendCountBuffer, recvCountBuffer);
-        long received = 0;
-        int others = 0;
-        for (int i = 0; i < commSize; i++) {
-            received += recvCount[i];
-            recvDispl[i] = others;
-            int n = i == myRank ? 0 : recvCount[i];
-            recvCountOthers[i] = n;
-            others += n;
-        }
-        if (received > bufferInts) {
-            throw new IllegalStateException(String.format(Locale.ROOT, "IS rank %d: %d keys to receive, more than "
-                    + "its buffer of %d (SIZE_OF_BUFFERS, is.c)", myRank, received, bufferInts));
-        }
-        world.alltoallv(keyBuff1Buffer, sendCountOthers, partDispl, keyBuff2Buffer, recvCountOthers, recvDispl);
-        int localKeys = Math.toIntExact(j);
-        if (own + others != localKeys) {
-            throw new IllegalStateException(String.format(Locale.ROOT, "IS rank %d: %d own keys and %d received, but "
-                    + "the bucket totals give it %d", myRank, own, others, localKeys));
-        }
-        histogram(keyBuff2, 0, others, minKeyVal, c);
-        for (int i = 0; i < range - 1; i++) {
-            c[i + 1] += c[i];
-        }
-        long lesser = 0;
-        for (int k = 0; k < myRank; k++) {
-            for (int i = ptr1[k]; i <= ptr2[k]; i++) {
-                lesser += bucketSizeTotals[i];
-            }
-        }
-        partialVerify(iteration, minKeyVal, maxKeyVal, lesser);
-        if (iteration == IsKernel.MAX_ITERATIONS) {
-            totalLocalKeys = localKeys;
-            lastMinKeyVal = minKeyVal;
-            ownFrom = 0;
-            ownKeys = own;
-            lastPartitioned = true;
-            lastRange = range;
-        }
-    }
-
-    /**
-     * The partition pass with two ranks, without branches on the key (its side is a coin toss):
-     * keys in {@code [min, min + range)} are counted into {@code hist}, the others appended to
-     * {@code out} from 0. Every key is written at the append position, which moves only past
-     * another rank's key; an own key's increment goes to {@code hist}, another's to a scratch
-     * table chosen by a select. Returns the number appended.
-     */
-    static int partitionTwo(int[] keys, int n, int min, int range, int[] hist, int[] scratch, MemorySegment out) {
-        if (scratch.length < 1 << 16) {
-            throw new IllegalArgumentException("IS: the scratch table needs 65536 entries");
-        }
-        long pos = 0;
-        for (int i = 0; i < n; i++) {
-            int key = keys[i];
-            int rel = key - min;
-            // 1 when rel is outside [0, range): either rel or range - 1 - rel is negative.
-            int other = (rel | (range - 1 - rel)) >>> 31;
-            int[] t = other == 0 ? hist : scratch;
-            t[rel & (-1 >>> (other << 4))]++;
-            out.setAtIndex(ValueLayout.JAVA_INT, pos, key);
-            pos += other;
-        }
-        return (int) pos;
-    }
-
-    /**
-     * The partition pass with more ranks: keys of buckets this rank owns ({@code owner[b] ==
-     * me}) are counted into {@code hist} at key - min, the others appended to {@code out} at
-     * {@code pos[owner]}, which it advances. Returns the number appended.
-     */
-    static int partitionMany(int[] keys, int n, int shift, int[] owner, int me, int min, int[] hist, int[] pos,
-            MemorySegment out) {
-        int appended = 0;
-        for (int i = 0; i < n; i++) {
-            int key = keys[i];
-            int r = owner[key >> shift];
-            if (r == me) {
-                hist[key - min]++;
-            } else {
-                out.setAtIndex(ValueLayout.JAVA_INT, pos[r]++, key);
-                appended++;
-            }
-        }
-        return appended;
     }
 
     /** Member {@code id}: counts its block's buckets, then scatters its keys into keyBuff1. */
@@ -713,11 +551,6 @@ final class IsRanking {
         }
     }
 
-    /** Whether this rank ranks by the partition pass ({@link IsKernel#PARTITION}). */
-    boolean partitioned() {
-        return partition;
-    }
-
     /** Whether the last count needed the wide recount (a 16-bit counter wrapped); for tests. */
     boolean recountedWide() {
         return recountedWide;
@@ -908,21 +741,6 @@ final class IsRanking {
             System.arraycopy(keyArray, 0, verifyCopy, 0, totalLocalKeys);
             keys = new Keys(verifyCopy, totalLocalKeys);
         } else {
-            if (lastPartitioned) {
-                // The partition pass counted the own keys where they are; gather them (those of the
-                // rank's range) into the send buffer, free after the exchange, before keyArray is overwritten.
-                int n = 0;
-                for (int i = 0; i < numKeys; i++) {
-                    int key = keyArray[i];
-                    if (key - lastMinKeyVal >= 0 && key - lastMinKeyVal < lastRange) {
-                        keyBuff1.setAtIndex(ValueLayout.JAVA_INT, n++, key);
-                    }
-                }
-                if (n != ownKeys) {
-                    failures.append(String.format(Locale.ROOT, " Processor %d: full verify: %d own keys in range, the "
-                            + "last ranking counted %d%n", myRank, n, ownKeys));
-                }
-            }
             // The rank's keys: its own (never sent) and, after them, the ones received.
             keys = new Keys(keyBuff1, ownFrom, ownKeys, keyBuff2, 0, totalLocalKeys - ownKeys);
         }
