@@ -53,7 +53,8 @@ class SmallMessageRingTest {
         assertEquals(2, SmallMessageRing.entrySlots(SmallMessageRing.FIRST_LINE_PAYLOAD + 1));
         assertEquals(33, SmallMessageRing.entrySlots(2048));
         assertEquals(4 * 64 - 24, SmallMessageRing.maxPayload(8), "half of 8 slots");
-        assertEquals(2048, engine.openRing(0, 128).maxPayload);
+        assertEquals(SmallMessageRing.DEFAULT_MAX_PAYLOAD, engine.openRing(0, 128).maxPayload);
+        assertEquals(2048, engine.openRing(5, 128, 2048).maxPayload);
         assertEquals(SmallMessageRing.maxPayload(16), engine.openRing(1, 16).maxPayload);
         SmallMessageRing.Producer small = engine.openRing(2, 16, 100);
         assertEquals(100, small.maxPayload);

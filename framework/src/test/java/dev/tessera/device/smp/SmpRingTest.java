@@ -82,7 +82,8 @@ class SmpRingTest {
     }
 
     /** Sizes at the edges of ring entries (one slot, two, the largest entry) and just past the ring's limit. */
-    private static final int[] EDGE_SIZES = {0, 1, 40, 41, 104, 105, 1000, 2024, 2047, 2048, 2049, 4096, 0, 8, 2048, 2048};
+    private static final int M = SmallMessageRing.DEFAULT_MAX_PAYLOAD;
+    private static final int[] EDGE_SIZES = {0, 1, 40, 41, 104, 105, M - 24, M - 1, M, M + 1, 2 * M, 4096, 0, 8, M, M};
 
     private static byte[] edgeMessage(int seq, int bytes) {
         byte[] b = new byte[bytes];
@@ -97,7 +98,7 @@ class SmpRingTest {
         SmpFabric fabric = new SmpFabric(2);
         SmpDevice sender = new SmpDevice(fabric, 0, WaitMode.SPIN);
         SmpDevice receiver = new SmpDevice(fabric, 1, WaitMode.SPIN);
-        assertEquals(SmallMessageRing.DEFAULT_MAX_PAYLOAD, fabric.ringMax(), "2048 and smaller on the ring, 2049 locked");
+        assertEquals(M, fabric.ringMax(), "M and smaller on the ring, M + 1 locked");
         int n = 20 * EDGE_SIZES.length;   // many laps of the 128-slot ring, and full rings (each batch > 128 slots)
         int batch = 7;
         int received = 0;
