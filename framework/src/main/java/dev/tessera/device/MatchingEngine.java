@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * to take it, a release store to give it back, where a monitor costs a second atomic on
  * release; this lock is on every message's path); payload copies happen outside it, after
  * the match has been decided, except for messages from a {@link SmallMessageRing}
- * (at most {@link SmallMessageRing#MAX_PAYLOAD} bytes), which are copied out of their slot
+ * (at most a few KiB: {@link SmallMessageRing#DEFAULT_MAX_PAYLOAD}), which are copied out of their slots
  * under it. Every operation first drains the engine's rings (the smp device's small
  * messages), so the queues always hold every message published before the operation.
  * Contexts are keyed by int with a one-entry cache, because consecutive operations nearly
@@ -332,12 +332,18 @@ public final class MatchingEngine {
 
     /**
      * Opens a ring for small messages from {@code source} into this engine, written by the
-     * calling thread only ({@code slots}: a power of two).
+     * calling thread only ({@code slots}: a power of two), with entries of at most
+     * {@link SmallMessageRing#DEFAULT_MAX_PAYLOAD} bytes (fewer on a ring too small for them).
      */
     public SmallMessageRing.Producer openRing(int source, int slots) {
+        return openRing(source, slots, SmallMessageRing.DEFAULT_MAX_PAYLOAD);
+    }
+
+    /** As {@link #openRing(int, int)}, with entries of at most {@code maxPayload} bytes (see {@link SmallMessageRing#maxPayload(int)}). */
+    public SmallMessageRing.Producer openRing(int source, int slots, int maxPayload) {
         lock();
         try {
-            SmallMessageRing ring = new SmallMessageRing(source, slots);
+            SmallMessageRing ring = new SmallMessageRing(source, slots, maxPayload);
             SmallMessageRing[] more = java.util.Arrays.copyOf(rings, rings.length + 1);
             more[rings.length] = ring;
             rings = more;

@@ -15,10 +15,18 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Layout (native memory, 64-byte aligned): line 0 holds the count of consumed slots
  * (written by consumers, read by the producer only when the ring looks full); then
- * {@code slots} slots of one cache line each: sequence number (8 bytes; {@code n + 1} once
- * the n-th message is in the slot), tag, context, element type code, byte count (4 bytes
- * each), and up to {@link #MAX_PAYLOAD} bytes of payload. A small message therefore moves
- * between the two cores as one cache line.
+ * {@code slots} slots of one cache line each, and after them an overflow area of
+ * {@code maxEntrySlots - 1} lines. A message takes one entry of {@code ceil((24 + bytes) / 64)}
+ * consecutive slots: the first holds the sequence number (8 bytes; {@code n + 1} once the
+ * entry that starts at slot position {@code n} is written), tag, context, element type code,
+ * byte count (4 bytes each), and the payload follows the header without a gap, across as many
+ * lines as it needs. An entry that starts near the ring's end runs on into the overflow area
+ * (so each entry is contiguous memory) while it still occupies the slot positions at the
+ * ring's start in the producer's count of free slots: no wrap-around marker and no split copy.
+ * A message therefore moves between the two cores as exactly the lines its header and payload
+ * need (one for up to {@value #FIRST_LINE_PAYLOAD} bytes, 17 for 1 KiB), written once by the
+ * sender and read once by the receiver, with no lock, queue or request line of the receiver
+ * touched by the sender. Entries are at most {@link #maxPayload(int)} bytes.
  *
  * <p>Ordering: one producer thread per ring ({@link Producer#owner}); consumers hold the
  * receiving engine's lock, and every engine operation first drains the rings, so a message
@@ -31,8 +39,16 @@ public final class SmallMessageRing {
     /** Bytes per slot: one cache line. */
     static final int SLOT_BYTES = 64;
     private static final int HEADER = 24;
-    /** Largest payload a slot holds. */
-    public static final int MAX_PAYLOAD = SLOT_BYTES - HEADER;
+    /** Payload bytes that fit in an entry's first line, next to the header. */
+    public static final int FIRST_LINE_PAYLOAD = SLOT_BYTES - HEADER;
+    /**
+     * Largest payload of one entry unless {@code tessera.smp.ringMax} says otherwise; a ring of
+     * {@code slots} slots further takes at most what fits in half of them ({@link #maxPayload(int)}).
+     * 1 KiB: in the ping-pong on the Intel Xeon (2 vCPUs) 2 KiB entries were slower than the
+     * locked path, whose payload goes straight into the posted receive's buffer (lines that the
+     * receiver, which does not read them there, never takes over); at 1 KiB the ring is faster.
+     */
+    public static final int DEFAULT_MAX_PAYLOAD = 1024;
     /** Slots per ring unless {@code tessera.smp.ringSlots} says otherwise (a power of two). */
     public static final int DEFAULT_SLOTS = 128;
 
@@ -68,14 +84,31 @@ public final class SmallMessageRing {
     final int source;
     private final long mask;
     private final MemorySegment mem;
+    /** Largest payload of one entry on this ring. */
+    final int maxPayload;
 
-    SmallMessageRing(int source, int slots) {
+    SmallMessageRing(int source, int slots, int maxPayload) {
         if (slots < 2 || Integer.bitCount(slots) != 1) {
             throw new IllegalArgumentException("ring slots must be a power of two >= 2, got " + slots);
         }
         this.source = source;
         this.mask = slots - 1;
-        this.mem = Arena.ofAuto().allocate((long) (slots + 1) * SLOT_BYTES, SLOT_BYTES);
+        this.maxPayload = Math.min(Math.max(maxPayload, FIRST_LINE_PAYLOAD), maxPayload(slots));
+        long overflow = entrySlots(this.maxPayload) - 1;
+        this.mem = Arena.ofAuto().allocate((1 + slots + overflow) * SLOT_BYTES, SLOT_BYTES);
+    }
+
+    /**
+     * The largest payload a ring of {@code slots} slots takes in one entry: what fits in half
+     * its slots (at least one slot's worth), so a full-size entry never waits for the whole ring.
+     */
+    public static int maxPayload(int slots) {
+        return Math.max(1, slots / 2) * SLOT_BYTES - HEADER;
+    }
+
+    /** Slots an entry of {@code bytes} payload bytes occupies (header included). */
+    static int entrySlots(int bytes) {
+        return (HEADER + bytes + SLOT_BYTES - 1) / SLOT_BYTES;
     }
 
     private static long slotOffset(long position, long mask) {
@@ -92,11 +125,12 @@ public final class SmallMessageRing {
      * Moves published slots into {@code engine} (which matches or queues each, in order); the
      * caller holds the engine's lock. Stops early once {@code until} (a receive being posted,
      * or null for no early stop) has matched: the slots after it stay on the ring, in order.
-     * Returns how many slots it consumed.
+     * Returns how many messages it consumed.
      */
     int drainInto(MatchingEngine engine, ReceiveRequest until) {
         long start = (long) LONG.get(mem, 0L);
         long pos = start;
+        int consumed = 0;
         while (until == null || until.queued) {
             long off = slotOffset(pos, mask);
             if ((long) LONG.getAcquire(mem, off) != pos + 1) {
@@ -107,12 +141,13 @@ public final class SmallMessageRing {
             int typeCode = mem.get(INT, off + 16);
             int bytes = mem.get(INT, off + 20);
             engine.arriveSmall(source, tag, context, typeCode, bytes, mem, off + HEADER);
-            pos++;
+            pos += entrySlots(bytes);
+            consumed++;
         }
         if (pos != start) {
             LONG.setRelease(mem, 0L, pos); // the producer may reuse the slots
         }
-        return (int) (pos - start);
+        return consumed;
     }
 
     /** The sending side of a ring: used only by its owner thread. */
@@ -129,6 +164,10 @@ public final class SmallMessageRing {
         private final MemorySegment sleeperCount;
         private long produced;
         private long limit;
+        /** Largest payload {@link #offer} takes. */
+        public final int maxPayload;
+        /** Per slot: its sequence word holds payload bytes of an earlier entry ({@link #guardNextHeader}). */
+        private final boolean[] covered;
 
         Producer(SmallMessageRing ring, Thread owner, MatchingEngine receiver) {
             this.ring = ring;
@@ -139,20 +178,27 @@ public final class SmallMessageRing {
             this.slots = mask + 1;
             this.owner = owner;
             this.limit = slots;
+            this.maxPayload = ring.maxPayload;
+            this.covered = new boolean[(int) slots];
         }
 
         /**
-         * Publishes a message of at most {@link #MAX_PAYLOAD} bytes; false if the ring is
-         * full (the caller then takes the engine's locked path, which drains the ring).
-         * The slot's sequence number is written last, as a release store; the message is
+         * Publishes a message of at most {@link #maxPayload} bytes; false if the ring has not
+         * enough free slots for it (the caller then takes the engine's locked path, which drains
+         * the ring). Header and payload go first, into the entry's consecutive lines; the
+         * sequence number in its first line is written last, as a release store; the message is
          * visible before the caller looks whether the receiver sleeps, by a full fence here
          * or by the receiver's process barrier ({@link #FENCE_PER_MESSAGE}).
          */
         public boolean offer(int tag, int context, int typeCode, MemorySegment payload, int bytes) {
+            if (bytes > maxPayload) {
+                throw new IllegalArgumentException(bytes + " bytes on a ring that takes at most " + maxPayload);
+            }
             long p = produced;
-            if (p >= limit) {
+            long end = p + entrySlots(bytes);
+            if (end > limit) {
                 limit = (long) LONG.getAcquire(mem, 0L) + slots;
-                if (p >= limit) {
+                if (end > limit) {
                     return false;
                 }
             }
@@ -164,6 +210,7 @@ public final class SmallMessageRing {
             if (bytes > 0) {
                 MemorySegment.copy(payload, 0, mem, off + HEADER, bytes);
             }
+            guardNextHeader(p, end);
             if (FENCE_PER_MESSAGE) {
                 LONG.setVolatile(mem, off, p + 1);
             } else {
@@ -172,8 +219,32 @@ public final class SmallMessageRing {
                 // memory): the look at the sleeper count in wakeReceiver is not moved above the store
                 VarHandle.releaseFence();
             }
-            produced = p + 1;
+            produced = end;
             return true;
+        }
+
+        /**
+         * Marks the slots whose sequence word this entry's payload has just covered, and clears
+         * the sequence word of the slot where the next entry will start if a payload covered it
+         * in an earlier lap. A consumer looks at a sequence word only at the position right after
+         * the last entry it consumed, waiting for {@code position + 1}; a payload word left there
+         * could hold exactly that value and pass for a published entry. The clear comes before
+         * this entry's publication, so the consumer, which looks there only after it has seen
+         * the publication, finds zero or an old header's (smaller) number until the next entry
+         * is published. Only this thread reads and writes {@link #covered}; streams of one-slot
+         * entries, and multi-slot ones that keep starting in the same slots, never clear.
+         */
+        private void guardNextHeader(long p, long end) {
+            int first = (int) (p & mask);
+            covered[first] = false;
+            for (int k = first + 1, last = (int) Math.min(first + (end - p) - 1, mask); k <= last; k++) {
+                covered[k] = true;
+            }
+            int next = (int) (end & mask);
+            if (covered[next]) {
+                covered[next] = false;
+                LONG.set(mem, slotOffset(end, mask), 0L);
+            }
         }
 
         /**

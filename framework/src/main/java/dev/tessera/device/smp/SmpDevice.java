@@ -21,9 +21,11 @@ import java.lang.foreign.MemorySegment;
  * unexpected queue and completes when the receiver copies from it (rendezvous: still one
  * copy). Completion wakes the waiting thread directly, so there is no progress thread.
  *
- * <p>Small standard sends (up to {@link SmallMessageRing#MAX_PAYLOAD} bytes and the eager
- * limit) take a faster path for message rate and latency: the sending thread writes the
- * message into its own ring to the receiver (one cache line) and completes at once, without
+ * <p>Small standard sends (up to {@link SmallMessageRing#DEFAULT_MAX_PAYLOAD} bytes,
+ * {@code -Dtessera.smp.ringMax}, and the eager limit) take a faster path for message rate and
+ * latency: the sending thread writes the message into its own ring to the receiver (one entry
+ * of consecutive cache lines: one line up to {@value SmallMessageRing#FIRST_LINE_PAYLOAD} bytes,
+ * then one more per 64 bytes) and completes at once, without
  * the receiver's lock; the receiver matches it when it next takes its engine's lock (every
  * receive, probe and cancel) or polls in a wait ({@link #progress()}). A receiver parked in
  * a wait is unparked by the sender. A send that finds the ring full, or comes from a thread
@@ -42,7 +44,7 @@ public final class SmpDevice extends MatchingDevice {
     private final int rank;
     /** This rank's rings to each destination (opened on first use), or null with rings off. */
     private final SmallMessageRing.Producer[] rings;
-    /** Largest message the rings take: the smaller of the slot payload and the eager limit. */
+    /** Largest message the rings take ({@link SmpFabric#ringMax()}). */
     private final long ringLimit;
     /** The completed request of every send that completes inside isend (shared: it never changes). */
     private static final DeviceRequest SENT = completedSend();
@@ -66,7 +68,7 @@ public final class SmpDevice extends MatchingDevice {
         this.fabric = fabric;
         this.rank = rank;
         this.rings = fabric.ringSlots() > 0 ? new SmallMessageRing.Producer[fabric.size()] : null;
-        this.ringLimit = Math.min(SmallMessageRing.MAX_PAYLOAD, fabric.eagerLimit());
+        this.ringLimit = fabric.ringMax();
     }
 
     @Override
@@ -97,7 +99,7 @@ public final class SmpDevice extends MatchingDevice {
         if (rings != null && !synchronous && size <= ringLimit) {
             SmallMessageRing.Producer ring = rings[dest];
             if (ring == null) {
-                ring = rings[dest] = fabric.engine(dest).openRing(rank, fabric.ringSlots());
+                ring = rings[dest] = fabric.engine(dest).openRing(rank, fabric.ringSlots(), fabric.ringMax());
             }
             if (ring.owner == Thread.currentThread() && ring.offer(tag, context, typeCode, buffer, (int) size)) {
                 ring.wakeReceiver();

@@ -18,6 +18,16 @@ public final class SmpFabric implements InProcessJob {
     private final long eagerLimit;
     private final JobFailure failure = new JobFailure();
     private final int ringSlots = readRingSlots();
+    private final int ringMax = readRingMax();
+
+    /** Largest payload of one ring entry ({@code -Dtessera.smp.ringMax}, bytes). */
+    private static int readRingMax() {
+        int max = Integer.getInteger("tessera.smp.ringMax", dev.tessera.device.SmallMessageRing.DEFAULT_MAX_PAYLOAD);
+        if (max < 0) {
+            throw new IllegalArgumentException("-Dtessera.smp.ringMax must be >= 0, got " + max);
+        }
+        return max;
+    }
 
     /** Slots per small-message ring, 0 with the rings off ({@code -Dtessera.smp.ring=false}). */
     private static int readRingSlots() {
@@ -62,6 +72,17 @@ public final class SmpFabric implements InProcessJob {
     /** Slots per small-message ring between two ranks, or 0 if the rings are off. */
     int ringSlots() {
         return ringSlots;
+    }
+
+    /**
+     * Largest message the rings take: the smaller of {@code -Dtessera.smp.ringMax}, what a ring
+     * of {@link #ringSlots()} slots holds in half its slots, and the eager limit; 0 with the rings off.
+     */
+    int ringMax() {
+        if (ringSlots == 0) {
+            return 0;
+        }
+        return (int) Math.min(Math.min(ringMax, dev.tessera.device.SmallMessageRing.maxPayload(ringSlots)), eagerLimit);
     }
 
     MatchingEngine engine(int rank) {

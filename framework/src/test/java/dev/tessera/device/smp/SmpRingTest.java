@@ -1,5 +1,6 @@
 package dev.tessera.device.smp;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -76,6 +77,64 @@ class SmpRingTest {
             assertEquals(sizeOf(i), r.byteCount());
             assertEquals(TAG + (i & 1), r.tag());
             assertEquals(0, r.source());
+        }
+        assertFalse(receiver.progress(), "nothing left on the ring");
+    }
+
+    /** Sizes at the edges of ring entries (one slot, two, the largest entry) and just past the ring's limit. */
+    private static final int M = SmallMessageRing.DEFAULT_MAX_PAYLOAD;
+    private static final int[] EDGE_SIZES = {0, 1, 40, 41, 104, 105, M - 24, M - 1, M, M + 1, 2 * M, 4096, 0, 8, M, M};
+
+    private static byte[] edgeMessage(int seq, int bytes) {
+        byte[] b = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            b[i] = (byte) (seq * 13 + i * 5 + 3);
+        }
+        return b;
+    }
+
+    @Test
+    void sizesAtTheRingsEntryLimitsKeepOrderAndContentAcrossBothPaths() {
+        SmpFabric fabric = new SmpFabric(2);
+        SmpDevice sender = new SmpDevice(fabric, 0, WaitMode.SPIN);
+        SmpDevice receiver = new SmpDevice(fabric, 1, WaitMode.SPIN);
+        assertEquals(M, fabric.ringMax(), "M and smaller on the ring, M + 1 locked");
+        int n = 20 * EDGE_SIZES.length;   // many laps of the 128-slot ring, and full rings (each batch > 128 slots)
+        int batch = 7;
+        int received = 0;
+        for (int sent = 0; sent < n; ) {
+            // a batch of sends with no receive in between: early ones fill the ring, later ones find it full
+            List<ReceiveRequest> posted = new ArrayList<>();
+            List<byte[]> into = new ArrayList<>();
+            for (int i = 0; i < batch / 2; i++) {   // some receives posted before their messages are sent
+                byte[] b = new byte[4096];
+                into.add(b);
+                posted.add(receiver.irecv(MemorySegment.ofArray(b), 0, Device.ANY_TAG, 0, ReceiveRequest.ANY_TYPE));
+            }
+            for (int i = 0; i < batch * 5 && sent < n; i++, sent++) {
+                int size = EDGE_SIZES[sent % EDGE_SIZES.length];
+                DeviceRequest s = sender.isend(MemorySegment.ofArray(edgeMessage(sent, size)), 1, sent, 0,
+                        ReceiveRequest.ANY_TYPE, false);
+                assertTrue(s.isComplete());
+            }
+            while (received < sent) {
+                ReceiveRequest r;
+                byte[] b;
+                if (!posted.isEmpty()) {
+                    r = posted.remove(0);
+                    b = into.remove(0);
+                } else {
+                    b = new byte[4096];
+                    r = receiver.irecv(MemorySegment.ofArray(b), Device.ANY_SOURCE, Device.ANY_TAG, 0, ReceiveRequest.ANY_TYPE);
+                }
+                receiver.await(r);
+                int size = EDGE_SIZES[received % EDGE_SIZES.length];
+                assertEquals(received, r.tag(), "message " + received + " in send order");
+                assertEquals(size, r.byteCount());
+                assertArrayEquals(edgeMessage(received, size), java.util.Arrays.copyOf(b, size), "payload of " + received);
+                received++;
+            }
+            batch = batch % 11 + 3;
         }
         assertFalse(receiver.progress(), "nothing left on the ring");
     }
