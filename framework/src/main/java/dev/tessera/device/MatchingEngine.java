@@ -425,13 +425,6 @@ public final class MatchingEngine {
     public void sleeping(Thread t) {
         sleepers.add(t);
         COUNT.getAndAdd(sleeperCount, 0L, 1);   // after the add: a sender that sees the count finds the thread
-        if (!SmallMessageRing.FENCE_PER_MESSAGE && rings.length > 0) {
-            // ring senders publish with a release store and no fence: this barrier makes what they published
-            // before their look at the count visible to the caller's last poll (SmallMessageRing.FENCE_PER_MESSAGE).
-            // A ring opened after the read of rings is seen by the sender's look (its volatile store of rings
-            // comes before; the count's atomic add here before that read)
-            Posix.processBarrier();
-        }
     }
 
     /** The thread no longer parks. */
@@ -443,9 +436,9 @@ public final class MatchingEngine {
 
     /**
      * After publishing on a ring: unparks the receiving rank's threads that sleep in a wait.
-     * A sleeper registers (an atomic add, then a process barrier unless every ring message is
-     * fenced: {@link SmallMessageRing#FENCE_PER_MESSAGE}) before it drains the rings one last
-     * time, so either it sees the message or the sender sees it. Ring senders
+     * A sleeper registers (an atomic add) before it drains the rings one last time, and every
+     * ring message is published by a volatile store (a full fence) before the sender looks at
+     * the count, so either the sleeper sees the message or the sender sees the sleeper. Ring senders
      * call it through {@link SmallMessageRing.Producer#wakeReceiver}, which reads only
      * {@link #sleeperCount} when nobody sleeps.
      */

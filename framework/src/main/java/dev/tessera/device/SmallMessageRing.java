@@ -52,31 +52,6 @@ public final class SmallMessageRing {
     /** Slots per ring unless {@code tessera.smp.ringSlots} says otherwise (a power of two). */
     public static final int DEFAULT_SLOTS = 128;
 
-    /**
-     * How a sender orders its publication before its look at the receiver's sleeper count
-     * ({@code -Dtessera.smp.ringFence}): {@code message} (the default) makes the slot's sequence
-     * store a volatile store, a full fence per message, which on x86 waits until the slot's line
-     * has come over from the receiver's core, so a window of messages pays one line transfer
-     * after another on the sender; {@code sleep} (used only where Linux's membarrier works) makes
-     * it a release store and moves the fence to the receiver's way into a park: a thread about to
-     * park registers, then runs {@link Posix#processBarrier()}, which puts a full barrier into
-     * every sending thread of the process, then polls once more. Either the sender's look sees
-     * the registration, or the barrier has made the message visible to that last poll. Not the
-     * default: no A/B on a quiet machine has shown it faster yet, and it adds a system call to
-     * every park (oversubscribed jobs park on most waits).
-     */
-    static final boolean FENCE_PER_MESSAGE = readFenceMode();
-
-    private static boolean readFenceMode() {
-        String mode = System.getProperty("tessera.smp.ringFence", "message");
-        return switch (mode) {
-            case "message" -> true;
-            case "sleep" -> !Posix.processBarrierAvailable();
-            default -> throw new IllegalArgumentException("-Dtessera.smp.ringFence must be sleep or message, got '"
-                    + mode + "'");
-        };
-    }
-
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
     private static final VarHandle COUNT = ValueLayout.JAVA_INT.varHandle();
@@ -186,9 +161,10 @@ public final class SmallMessageRing {
          * Publishes a message of at most {@link #maxPayload} bytes; false if the ring has not
          * enough free slots for it (the caller then takes the engine's locked path, which drains
          * the ring). Header and payload go first, into the entry's consecutive lines; the
-         * sequence number in its first line is written last, as a release store; the message is
-         * visible before the caller looks whether the receiver sleeps, by a full fence here
-         * or by the receiver's process barrier ({@link #FENCE_PER_MESSAGE}).
+         * sequence number in its first line is written last, as a volatile store (a full fence:
+         * the message is visible before the caller looks whether the receiver sleeps). A release
+         * store with the fence moved into the receiver's way into a park (membarrier) was tried
+         * in stop 37 and A/B tested on the AMD EPYC and Intel Xeon kinds: not faster, removed.
          */
         public boolean offer(int tag, int context, int typeCode, MemorySegment payload, int bytes) {
             if (bytes > maxPayload) {
@@ -211,14 +187,7 @@ public final class SmallMessageRing {
                 MemorySegment.copy(payload, 0, mem, off + HEADER, bytes);
             }
             guardNextHeader(p, end);
-            if (FENCE_PER_MESSAGE) {
-                LONG.setVolatile(mem, off, p + 1);
-            } else {
-                LONG.setRelease(mem, off, p + 1);
-                // no instruction on x86, but a barrier to HotSpot's compilers (their fence nodes order all
-                // memory): the look at the sleeper count in wakeReceiver is not moved above the store
-                VarHandle.releaseFence();
-            }
+            LONG.setVolatile(mem, off, p + 1);
             produced = end;
             return true;
         }

@@ -700,14 +700,6 @@ public final class ShmDevice extends MatchingDevice {
 
     private boolean drainRing(int peer) {
         ShmRing ring = inbound[peer];
-        try {
-            return drainCells(peer, ring);
-        } finally {
-            ring.flushReleases();   // the producer sees every cell freed by the drain
-        }
-    }
-
-    private boolean drainCells(int peer, ShmRing ring) {
         MemorySegment cells = ring.segment();
         boolean any = false;
         long at;

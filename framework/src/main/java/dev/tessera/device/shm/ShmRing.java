@@ -25,12 +25,6 @@ import java.lang.foreign.MemorySegment;
  */
 final class ShmRing {
 
-    /**
-     * Most cells the consumer frees before it publishes the head ({@code -Dtessera.shm.releaseBatch};
-     * 1, the default, publishes after every cell: no A/B on a quiet machine has shown 8 faster yet).
-     */
-    static final int RELEASE_BATCH = Integer.getInteger("tessera.shm.releaseBatch", 1);
-
     private final MemorySegment ring;
     private final int cells;
     private final int cellBytes;
@@ -38,10 +32,6 @@ final class ShmRing {
     private long cachedHead;
     /** Producer: the next cell to fill; consumer: the next cell to read. */
     private long mine;
-    /** Consumer: the head as last published ({@link #release()}). */
-    private long published;
-    /** Consumer: cells released between two publications of the head. */
-    private final int releaseBatch;
 
     ShmRing(MemorySegment file, long offset, int cellBytes, int cells, boolean producer) {
         this.ring = file.asSlice(offset, ShmLayout.ringBytes(cellBytes, cells));
@@ -49,8 +39,6 @@ final class ShmRing {
         this.cellBytes = cellBytes;
         this.mine = ShmLayout.getLongAcquire(ring, RING_HEAD);
         this.cachedHead = mine;
-        this.published = mine;
-        this.releaseBatch = Math.max(1, Math.min(RELEASE_BATCH, cells / 4));
     }
 
     int payloadCapacity() {
@@ -107,25 +95,13 @@ final class ShmRing {
     }
 
     /**
-     * Frees the cell {@link #peekAt()} returned. The head is published to the producer once per
-     * {@link #releaseBatch} cells, and by {@link #flushReleases()}, which the consumer calls
-     * whenever it stops reading: the head's line is one the producer reads while the ring looks
-     * full (as it does in a window of small messages larger than the ring), so a store into it
-     * per cell would make the consumer take that line back once per message.
+     * Frees the cell {@link #peekAt()} returned and publishes the head to the producer. (Publishing
+     * once per N cells, -Dtessera.shm.releaseBatch of stop 37, was A/B tested on the AMD EPYC and
+     * Intel Xeon kinds, not faster, and removed in stop 38.)
      */
     void release() {
         mine++;
-        if (mine - published >= releaseBatch) {
-            flushReleases();
-        }
-    }
-
-    /** Publishes the head of every cell released so far (see {@link #release()}). */
-    void flushReleases() {
-        if (published != mine) {
-            published = mine;
-            ShmLayout.setLongRelease(ring, RING_HEAD, mine);
-        }
+        ShmLayout.setLongRelease(ring, RING_HEAD, mine);
     }
 
     private long cellOffset(long index) {
