@@ -9,20 +9,29 @@ final class AlltoallDecision {
     /**
      * Up to this many bytes per rank ({@code p} blocks), an alltoall that does not fit one slot of
      * the shared-memory collectives goes through the slots in chunks ({@link NodeCollectives#alltoallChunks});
-     * above, the point-to-point pairwise exchange. Off (0) unless {@code -Dtessera.alltoall.slotChunksMax=BYTES}:
-     * with two ranks the chunks were as fast as the pairwise exchange at 32 KiB in the near vCPU
-     * placement, faster under load, and the next, larger sizes of the same benchmark job then ran
-     * slower in four of four runs (unexplained; docs/performance.md, 2026-11-25), so the default
-     * stays the pairwise exchange until a quiet measurement decides.
+     * above, the point-to-point pairwise exchange. {@code -Dtessera.alltoall.slotChunksMax=BYTES} sets it
+     * (0: never); by default it is {@link #OVERSUBSCRIBED_CHUNKS_MAX} where the ranks' waits sleep
+     * (more ranks than cores, or TESSERA_WAIT=block: the launcher gives every rank of a node the same
+     * setting, so the ranks agree on the path) and 0 where they spin. With spinning ranks the pairwise
+     * exchange is as fast or faster: 2 ranks on the Intel Xeon (2026-11-29, 3 alternating rounds, p50
+     * us) 256 KiB 41-64 pairwise against 69-71 in chunks, 1 MiB 239-462 against 332-344; on the AMD
+     * EPYC the same at 32 KiB and larger sizes slower after it (docs/performance.md, 2026-11-25).
      */
-    static final long SLOT_CHUNKS_MAX = Long.getLong("tessera.alltoall.slotChunksMax", 0);
+    static final long SLOT_CHUNKS_MAX = Long.getLong("tessera.alltoall.slotChunksMax", -1);
 
     /**
-     * The chunks are taken with at most this many ranks ({@code -Dtessera.alltoall.slotChunksRanks=N},
-     * default 2): with four ranks on two cores (oversubscribed) they were faster than the pairwise
-     * exchange at load 10 and slower at load 35.
+     * The default of {@link #SLOT_CHUNKS_MAX} for ranks whose waits sleep: with 4 ranks on 2 cores
+     * (Intel Xeon, 2026-11-29, 3 alternating rounds, p50 us) the pairwise exchange's p - 1 steps each
+     * wait for a partner that may have to be woken and scheduled first: 32 KiB 184-250 against 37-38
+     * in chunks (Open MPI: 33), 256 KiB 564-702 against 379-590, 1 MiB 2108-2571 against 1536-1679.
      */
-    static final int SLOT_CHUNKS_RANKS = Integer.getInteger("tessera.alltoall.slotChunksRanks", 2);
+    static final long OVERSUBSCRIBED_CHUNKS_MAX = 4L << 20;
+
+    /**
+     * The chunks are taken with at most this many ranks ({@code -Dtessera.alltoall.slotChunksRanks=N});
+     * by default any number where the waits sleep, 2 where they spin.
+     */
+    static final int SLOT_CHUNKS_RANKS = Integer.getInteger("tessera.alltoall.slotChunksRanks", -1);
 
     /**
      * Up to this many bytes in the longer direction, an alltoallv of two ranks on the shm device
@@ -40,9 +49,14 @@ final class AlltoallDecision {
         return blockBytes < SHORT ? "linear" : "pairwise";
     }
 
-    /** Whether an alltoall of {@code ranks} blocks of {@code blockBytes}, too large for one slot, goes through the slots in chunks. */
-    static boolean inSlotChunks(long blockBytes, int ranks) {
-        return ranks <= SLOT_CHUNKS_RANKS && blockBytes * ranks <= SLOT_CHUNKS_MAX;   // false when off (0)
+    /**
+     * Whether an alltoall of {@code ranks} blocks of {@code blockBytes}, too large for one slot, goes
+     * through the slots in chunks; {@code waitsBlock}: whether the ranks' waits sleep.
+     */
+    static boolean inSlotChunks(long blockBytes, int ranks, boolean waitsBlock) {
+        long max = SLOT_CHUNKS_MAX >= 0 ? SLOT_CHUNKS_MAX : waitsBlock ? OVERSUBSCRIBED_CHUNKS_MAX : 0;
+        int most = SLOT_CHUNKS_RANKS > 0 ? SLOT_CHUNKS_RANKS : waitsBlock ? Integer.MAX_VALUE : 2;
+        return ranks <= most && blockBytes * ranks <= max;   // false when off (0)
     }
 
     /** Whether an alltoallv of two ranks whose longer direction moves {@code bytes} goes through the slots. */

@@ -175,6 +175,11 @@ final class NodeCollectives {
         this.checkLag = ahead - 1;
     }
 
+    /** Whether this rank's waits sleep (oversubscribed node or TESSERA_WAIT=block): see {@link NodeRegion#waitsBlock}. */
+    boolean waitsBlock() {
+        return region.waitsBlock();
+    }
+
     long slotCalls() {
         return slotCalls.get();
     }

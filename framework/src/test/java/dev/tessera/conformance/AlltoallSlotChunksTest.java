@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * blocks that end inside, at and just past a chunk boundary arrive whole at 2, 3 and 4 ranks,
  * each call counts as one shared-memory call, and slots are reused across many chunks; at the
  * default slot size a 100 KiB-per-rank call of two ranks takes the chunks when asked for, one of
- * four ranks only with -Dtessera.alltoall.slotChunksRanks=4, and without the switches both take
- * the point-to-point path; alltoallv of two ranks is right whichever direction is longer; blocks
+ * four spinning ranks only with -Dtessera.alltoall.slotChunksRanks=4, and without the switches
+ * spinning ranks take the point-to-point path while ranks whose waits sleep take the chunks up
+ * to 4 MiB per rank; alltoallv of two ranks is right whichever direction is longer; blocks
  * or counts the ranks disagree on are a mismatch, not a hang or a wrong answer.
  */
 @Timeout(120)
@@ -52,16 +53,29 @@ class AlltoallSlotChunksTest {
     }
 
     @Test
-    void withFourRanksALargeCallTakesThePointToPointPathUnlessAskedFor() {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(CHUNKS_ON)).run(4, world -> {
+    void withFourSpinningRanksALargeCallTakesThePointToPointPathUnlessAskedFor() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(CHUNKS_ON, "-Dtessera.wait=spin")).run(4, world -> {
             transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, false);
             transposeAndCheck(world, 7, true);
         });
     }
 
     @Test
-    void byDefaultLargeCallsOfTwoRanksTakeThePointToPointPath() {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(2, world -> {
+    void ranksWhoseWaitsSleepTakeTheChunksByDefaultUpToFourMiB() {
+        // -Dtessera.wait=block: what an oversubscribed node chooses by itself (more ranks than cores)
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=block")).run(4, world -> {
+            transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, true);
+            transposeAndCheck(world, (4 << 20) / 4 / world.size(), true);        // 4 MiB per rank: the limit
+            transposeAndCheck(world, (4 << 20) / 4 / world.size() + 1, false);   // past it: point to point
+        });
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=block")).run(2, world -> {
+            transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, true);
+        });
+    }
+
+    @Test
+    void byDefaultLargeCallsOfTwoSpinningRanksTakeThePointToPointPath() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=spin")).run(2, world -> {
             transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, false);
             transposeAndCheck(world, 7, true);
             int[] counts = {5000, 5000};
