@@ -154,6 +154,16 @@ final class NodeCollectives {
     private final java.util.concurrent.atomic.AtomicLong slotCalls = new java.util.concurrent.atomic.AtomicLong();
     /** Whether the agreement check is on (read at each call: the tuning may change it on every rank). */
     private boolean checking;
+    /**
+     * Whether one thread at a time calls into this rank (thread levels below MULTIPLE: SINGLE and
+     * FUNNELED reject other threads, SERIALIZED has the application order its calls). Then the
+     * right-neighbour range is kept without the lock: a lock is two locked instructions per
+     * call, and each waits until this call's stores into its lane line (whose previous content a
+     * peer holds in its cache) have taken the line back, so a rank could not run ahead of that
+     * transfer. With MULTIPLE a thread blocked in a wait may complete the deferred comparisons
+     * while another makes a collective call, and the range is kept under the lock.
+     */
+    private final boolean serial;
 
     NodeCollectives(Comm comm, NodeRegion region) {
         this.comm = comm;
@@ -173,6 +183,7 @@ final class NodeCollectives {
         this.seen = new long[p];
         this.ahead = ahead(comm.rank(), region.waitsBlock());
         this.checkLag = ahead - 1;
+        this.serial = comm.env.threadLevel != ThreadLevel.MULTIPLE;
     }
 
     long slotCalls() {
@@ -288,7 +299,12 @@ final class NodeCollectives {
             long skipTo) {
         long k = seq + 1;
         if (rightChecked < k - checkLag - 1 && rightTo > rightChecked) {
-            verifyRight(Math.min(rightTo, k - checkLag - 1));   // its line may be reused once this call is published
+            long upTo = Math.min(rightTo, k - checkLag - 1);   // its line may be reused once this call is published
+            if (serial) {
+                awaitCompared(upTo);
+            } else {
+                verifyRight(upTo);
+            }
             verifyRightPublished();   // and the later ones already there, in one batch of reads
         }
         long bytes = data == null ? 0 : data.byteSize();
@@ -334,7 +350,7 @@ final class NodeCollectives {
         if (seen[j] < k && !reached(j, k, myIndex, mine)) {
             // while waiting, the pending comparisons with the right neighbour too: a mismatch there may be
             // what keeps j from coming (it made a nonblocking call where this rank made a blocking one)
-            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRight())
+            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRightHere())
                     & reached(j, k, myIndex, mine), worldOf[j]);
         }
         if (compare && checking) {
@@ -421,25 +437,52 @@ final class NodeCollectives {
      * slot is there, else left pending ({@link #tryVerifyRight}, {@link #verifyRight}).
      */
     private void finish(Call call, int compared) {
-        int right = (me + 1) % p;
-        synchronized (this) {
-            // every call up to rightTo is compared (again, if it was already) by the range below; rightTo is
-            // always the latest call once any is pending, so no call's slot is compared after its reuse
-            if (!checking || (compared == right || compared == Integer.MAX_VALUE) && rightChecked == call.k() - 1) {
-                rightChecked = call.k();
-                rightTo = call.k();
-                return;
+        boolean deferred;
+        if (serial) {
+            deferred = settle(call.k(), compared);
+        } else {
+            synchronized (this) {
+                deferred = settle(call.k(), compared);
             }
-            rightTo = call.k();
         }
-        // left pending without reading the neighbour's slot now: while it is still in its call, that read would
-        // pull its line back and forth on every call; the next calls compare in batches (publish), at the latest
-        // LAG calls later, and so do a blocking wait, free and close
-        comm.deferNodeCheck();
+        if (deferred) {
+            // left pending without reading the neighbour's slot now: while it is still in its call, that read would
+            // pull its line back and forth on every call; the next calls compare in batches (publish), at the latest
+            // LAG calls later, and so do a blocking wait, free and close
+            comm.deferNodeCheck();
+        }
+    }
+
+    /**
+     * The right-neighbour range at the end of call {@code k} (see {@link #finish}); true when
+     * its comparison is left pending. Under the lock, or without it where only one thread at
+     * a time calls into the rank ({@link #serial}).
+     */
+    private boolean settle(long k, int compared) {
+        int right = (me + 1) % p;
+        // every call up to rightTo is compared (again, if it was already) by the range below; rightTo is
+        // always the latest call once any is pending, so no call's slot is compared after its reuse
+        if (!checking || (compared == right || compared == Integer.MAX_VALUE) && rightChecked == k - 1) {
+            rightChecked = k;
+            rightTo = k;
+            return false;
+        }
+        rightTo = k;
+        return true;
     }
 
     /** Compares the right neighbour's pending calls whose slots are published, reading nothing else. */
-    private synchronized void verifyRightPublished() {
+    private void verifyRightPublished() {
+        if (serial) {
+            comparePublished();
+        } else {
+            synchronized (this) {
+                comparePublished();
+            }
+        }
+    }
+
+    private void comparePublished() {
         int right = (me + 1) % p;
         while (rightChecked < rightTo) {
             long m = rightChecked + 1;
@@ -453,8 +496,20 @@ final class NodeCollectives {
         }
     }
 
-    /** Compares the right neighbour's pending calls whose slots are there; true when none is left pending. */
+    /**
+     * Compares the right neighbour's pending calls whose slots are there; true when none is
+     * left pending. Any thread of the rank may call it (a blocking wait completes deferred checks).
+     */
     synchronized boolean tryVerifyRight() {
+        return compareArrived();
+    }
+
+    /** {@link #tryVerifyRight} from the thread in this rank's collective call: without the lock where {@link #serial}. */
+    private boolean tryVerifyRightHere() {
+        return serial ? compareArrived() : tryVerifyRight();
+    }
+
+    private boolean compareArrived() {
         int right = (me + 1) % p;
         while (rightChecked < rightTo) {
             long m = rightChecked + 1;
@@ -471,6 +526,10 @@ final class NodeCollectives {
 
     /** Waits for and compares the right neighbour's pending calls up to {@code upTo} (all pending: Long.MAX_VALUE). */
     synchronized void verifyRight(long upTo) {
+        awaitCompared(upTo);
+    }
+
+    private void awaitCompared(long upTo) {
         int right = (me + 1) % p;
         long last = Math.min(upTo, rightTo);
         while (rightChecked < last) {
@@ -711,7 +770,7 @@ final class NodeCollectives {
     private void awaitDone(int j, long k) {
         long word = live(j) + DONE;
         if ((long) LONG.getAcquire(mem, word) < k) {
-            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRight())
+            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRightHere())
                     & (long) LONG.getAcquire(mem, word) >= k, worldOf[j]);
         }
     }
