@@ -35,7 +35,7 @@ import java.lang.invoke.VarHandle;
  * it, which every reader knows (the root's count for a bcast, the vector for a reduction...).
  *
  * <p>Protocol. A flagged call k first waits until every member has started its call
- * k - AHEAD (AHEAD = 32 by default when waits block, else 4, see {@link #ahead}; with data in a data slot
+ * k - AHEAD (AHEAD = 32 by default, see {@link #ahead}; with data in a data slot
  * k - DEPTH + LAG + 1): a member reads a peer's data of call m during its own call m or m + 1
  * (the result shares of a split reduction), and its right neighbour's header line for the
  * deferred agreement check until it starts its call m + AHEAD at the latest (CHECK_LAG =
@@ -120,17 +120,18 @@ final class NodeCollectives {
 
     /**
      * The run-ahead of calls whose data fits a lane entry: TESSERA_SHM_COLL_AHEAD (or the system
-     * property tessera.shm.coll.ahead), 1 to LANE / 2; by default LANE / 2 where the ranks'
-     * waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block: a descheduled member then
-     * holds the others up once per many calls), else 4 (the depth of calls with data slots: with
-     * spinning ranks the deeper lane was not shown faster). Ranks may differ: a writer reuses a
+     * property tessera.shm.coll.ahead), 1 to LANE / 2; by default LANE / 2. Where the ranks'
+     * waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block) a descheduled member then
+     * holds the others up once per many calls; with two spinning ranks on a quiet machine a bcast
+     * root or reduce contributor four calls ahead waited for the reader's progress, one round trip
+     * between cores per four calls (docs/performance.md, 2026-11-29). Ranks may differ: a writer reuses a
      * line LANE calls later, once every member started call m + LANE - AHEAD >= m + LANE / 2, and
      * a reader compares its neighbour's line m before it starts its call m + AHEAD <= m + LANE / 2.
      */
-    private static int ahead(int rank, boolean waitsBlock) {
+    private static int ahead(int rank) {
         String v = System.getProperty("tessera.shm.coll.ahead", System.getenv().getOrDefault("TESSERA_SHM_COLL_AHEAD", ""));
         if (v.isEmpty()) {
-            return waitsBlock ? LANE / 2 : 4;
+            return LANE / 2;
         }
         try {
             int a = Integer.parseInt(v.trim());
@@ -181,7 +182,7 @@ final class NodeCollectives {
             worldOf[j] = comm.group.worldRank(j);
         }
         this.seen = new long[p];
-        this.ahead = ahead(comm.rank(), region.waitsBlock());
+        this.ahead = ahead(comm.rank());
         this.checkLag = ahead - 1;
         this.serial = comm.env.threadLevel != ThreadLevel.MULTIPLE;
     }
