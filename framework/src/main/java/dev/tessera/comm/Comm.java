@@ -1017,7 +1017,15 @@ public class Comm {
         if (pendingCheck.get() != null) {
             verifyPendingCheck();
         }
-        long index = collectiveSequence.getAndIncrement();
+        long index;
+        if (flagged && env.threadLevel != ThreadLevel.MULTIPLE) {
+            // one call at a time (NodeCollectives keeps its own state the same way): no locked instruction, which
+            // would first wait for the previous call's stores into shared memory to take their lines from the peers
+            index = collectiveSequence.getPlain();
+            collectiveSequence.setRelease(index + 1);
+        } else {
+            index = collectiveSequence.getAndIncrement();
+        }
         if (!flagged) {
             NodeCollectives n = node();
             if (n != null) {

@@ -35,7 +35,7 @@ import java.lang.invoke.VarHandle;
  * it, which every reader knows (the root's count for a bcast, the vector for a reduction...).
  *
  * <p>Protocol. A flagged call k first waits until every member has started its call
- * k - AHEAD (AHEAD = 32 by default when waits block, else 4, see {@link #ahead}; with data in a data slot
+ * k - AHEAD (AHEAD = 32 by default, see {@link #ahead}; with data in a data slot
  * k - DEPTH + LAG + 1): a member reads a peer's data of call m during its own call m or m + 1
  * (the result shares of a split reduction), and its right neighbour's header line for the
  * deferred agreement check until it starts its call m + AHEAD at the latest (CHECK_LAG =
@@ -120,17 +120,18 @@ final class NodeCollectives {
 
     /**
      * The run-ahead of calls whose data fits a lane entry: TESSERA_SHM_COLL_AHEAD (or the system
-     * property tessera.shm.coll.ahead), 1 to LANE / 2; by default LANE / 2 where the ranks'
-     * waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block: a descheduled member then
-     * holds the others up once per many calls), else 4 (the depth of calls with data slots: with
-     * spinning ranks the deeper lane was not shown faster). Ranks may differ: a writer reuses a
+     * property tessera.shm.coll.ahead), 1 to LANE / 2; by default LANE / 2. Where the ranks'
+     * waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block) a descheduled member then
+     * holds the others up once per many calls; with two spinning ranks on a quiet machine a bcast
+     * root or reduce contributor four calls ahead waited for the reader's progress, one round trip
+     * between cores per four calls (docs/performance.md, 2026-11-29). Ranks may differ: a writer reuses a
      * line LANE calls later, once every member started call m + LANE - AHEAD >= m + LANE / 2, and
      * a reader compares its neighbour's line m before it starts its call m + AHEAD <= m + LANE / 2.
      */
-    private static int ahead(int rank, boolean waitsBlock) {
+    private static int ahead(int rank) {
         String v = System.getProperty("tessera.shm.coll.ahead", System.getenv().getOrDefault("TESSERA_SHM_COLL_AHEAD", ""));
         if (v.isEmpty()) {
-            return waitsBlock ? LANE / 2 : 4;
+            return LANE / 2;
         }
         try {
             int a = Integer.parseInt(v.trim());
@@ -154,6 +155,16 @@ final class NodeCollectives {
     private final java.util.concurrent.atomic.AtomicLong slotCalls = new java.util.concurrent.atomic.AtomicLong();
     /** Whether the agreement check is on (read at each call: the tuning may change it on every rank). */
     private boolean checking;
+    /**
+     * Whether one thread at a time calls into this rank (thread levels below MULTIPLE: SINGLE and
+     * FUNNELED reject other threads, SERIALIZED has the application order its calls). Then the
+     * right-neighbour range is kept without the lock: a lock is two locked instructions per
+     * call, and each waits until this call's stores into its lane line (whose previous content a
+     * peer holds in its cache) have taken the line back, so a rank could not run ahead of that
+     * transfer. With MULTIPLE a thread blocked in a wait may complete the deferred comparisons
+     * while another makes a collective call, and the range is kept under the lock.
+     */
+    private final boolean serial;
 
     NodeCollectives(Comm comm, NodeRegion region) {
         this.comm = comm;
@@ -171,8 +182,9 @@ final class NodeCollectives {
             worldOf[j] = comm.group.worldRank(j);
         }
         this.seen = new long[p];
-        this.ahead = ahead(comm.rank(), region.waitsBlock());
+        this.ahead = ahead(comm.rank());
         this.checkLag = ahead - 1;
+        this.serial = comm.env.threadLevel != ThreadLevel.MULTIPLE;
     }
 
     /** Whether this rank's waits sleep (oversubscribed node or TESSERA_WAIT=block): see {@link NodeRegion#waitsBlock}. */
@@ -293,7 +305,12 @@ final class NodeCollectives {
             long skipTo) {
         long k = seq + 1;
         if (rightChecked < k - checkLag - 1 && rightTo > rightChecked) {
-            verifyRight(Math.min(rightTo, k - checkLag - 1));   // its line may be reused once this call is published
+            long upTo = Math.min(rightTo, k - checkLag - 1);   // its line may be reused once this call is published
+            if (serial) {
+                awaitCompared(upTo);
+            } else {
+                verifyRight(upTo);
+            }
             verifyRightPublished();   // and the later ones already there, in one batch of reads
         }
         long bytes = data == null ? 0 : data.byteSize();
@@ -339,7 +356,7 @@ final class NodeCollectives {
         if (seen[j] < k && !reached(j, k, myIndex, mine)) {
             // while waiting, the pending comparisons with the right neighbour too: a mismatch there may be
             // what keeps j from coming (it made a nonblocking call where this rank made a blocking one)
-            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRight())
+            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRightHere())
                     & reached(j, k, myIndex, mine), worldOf[j]);
         }
         if (compare && checking) {
@@ -426,25 +443,52 @@ final class NodeCollectives {
      * slot is there, else left pending ({@link #tryVerifyRight}, {@link #verifyRight}).
      */
     private void finish(Call call, int compared) {
-        int right = (me + 1) % p;
-        synchronized (this) {
-            // every call up to rightTo is compared (again, if it was already) by the range below; rightTo is
-            // always the latest call once any is pending, so no call's slot is compared after its reuse
-            if (!checking || (compared == right || compared == Integer.MAX_VALUE) && rightChecked == call.k() - 1) {
-                rightChecked = call.k();
-                rightTo = call.k();
-                return;
+        boolean deferred;
+        if (serial) {
+            deferred = settle(call.k(), compared);
+        } else {
+            synchronized (this) {
+                deferred = settle(call.k(), compared);
             }
-            rightTo = call.k();
         }
-        // left pending without reading the neighbour's slot now: while it is still in its call, that read would
-        // pull its line back and forth on every call; the next calls compare in batches (publish), at the latest
-        // LAG calls later, and so do a blocking wait, free and close
-        comm.deferNodeCheck();
+        if (deferred) {
+            // left pending without reading the neighbour's slot now: while it is still in its call, that read would
+            // pull its line back and forth on every call; the next calls compare in batches (publish), at the latest
+            // LAG calls later, and so do a blocking wait, free and close
+            comm.deferNodeCheck();
+        }
+    }
+
+    /**
+     * The right-neighbour range at the end of call {@code k} (see {@link #finish}); true when
+     * its comparison is left pending. Under the lock, or without it where only one thread at
+     * a time calls into the rank ({@link #serial}).
+     */
+    private boolean settle(long k, int compared) {
+        int right = (me + 1) % p;
+        // every call up to rightTo is compared (again, if it was already) by the range below; rightTo is
+        // always the latest call once any is pending, so no call's slot is compared after its reuse
+        if (!checking || (compared == right || compared == Integer.MAX_VALUE) && rightChecked == k - 1) {
+            rightChecked = k;
+            rightTo = k;
+            return false;
+        }
+        rightTo = k;
+        return true;
     }
 
     /** Compares the right neighbour's pending calls whose slots are published, reading nothing else. */
-    private synchronized void verifyRightPublished() {
+    private void verifyRightPublished() {
+        if (serial) {
+            comparePublished();
+        } else {
+            synchronized (this) {
+                comparePublished();
+            }
+        }
+    }
+
+    private void comparePublished() {
         int right = (me + 1) % p;
         while (rightChecked < rightTo) {
             long m = rightChecked + 1;
@@ -458,8 +502,20 @@ final class NodeCollectives {
         }
     }
 
-    /** Compares the right neighbour's pending calls whose slots are there; true when none is left pending. */
+    /**
+     * Compares the right neighbour's pending calls whose slots are there; true when none is
+     * left pending. Any thread of the rank may call it (a blocking wait completes deferred checks).
+     */
     synchronized boolean tryVerifyRight() {
+        return compareArrived();
+    }
+
+    /** {@link #tryVerifyRight} from the thread in this rank's collective call: without the lock where {@link #serial}. */
+    private boolean tryVerifyRightHere() {
+        return serial ? compareArrived() : tryVerifyRight();
+    }
+
+    private boolean compareArrived() {
         int right = (me + 1) % p;
         while (rightChecked < rightTo) {
             long m = rightChecked + 1;
@@ -476,6 +532,10 @@ final class NodeCollectives {
 
     /** Waits for and compares the right neighbour's pending calls up to {@code upTo} (all pending: Long.MAX_VALUE). */
     synchronized void verifyRight(long upTo) {
+        awaitCompared(upTo);
+    }
+
+    private void awaitCompared(long upTo) {
         int right = (me + 1) % p;
         long last = Math.min(upTo, rightTo);
         while (rightChecked < last) {
@@ -716,7 +776,7 @@ final class NodeCollectives {
     private void awaitDone(int j, long k) {
         long word = live(j) + DONE;
         if ((long) LONG.getAcquire(mem, word) < k) {
-            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRight())
+            region.awaitUntil(() -> (rightTo <= rightChecked || tryVerifyRightHere())
                     & (long) LONG.getAcquire(mem, word) >= k, worldOf[j]);
         }
     }

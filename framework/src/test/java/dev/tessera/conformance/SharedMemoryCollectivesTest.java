@@ -749,4 +749,94 @@ class SharedMemoryCollectivesTest {
             assertFalse(r.output().contains("finished the bcasts"), r.output());
         }
     }
+
+    /**
+     * Small calls at the default run-ahead under the thread levels that keep the
+     * right-neighbour range without a lock (FUNNELED, SERIALIZED: one thread at a time calls
+     * into the rank) and with it (MULTIPLE, where a second thread of each rank sits in a
+     * blocking receive the whole time and so completes pending comparisons while the main
+     * thread makes the calls): 2000 rounds of bcast, reduce and allreduce of 8 bytes with
+     * rotating roots give exact, distinct results in order, every call through shared memory.
+     */
+    @ParameterizedTest(name = "{0} ranks {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"2, FUNNELED", "2, SERIALIZED", "2, MULTIPLE", "4, MULTIPLE"})
+    void smallCallsUnderEachThreadLevel(int ranks, String level) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(100)).launch(ranks, world -> {
+            int p = world.size();
+            int me = world.rank();
+            boolean multiple = world.threadLevel() == dev.tessera.comm.ThreadLevel.MULTIPLE;
+            int[] got = {-1};
+            Thread waiter = new Thread(() -> {
+                world.recv(Buffer.of(got), (me + 1) % p, 77);   // blocks until the main threads are done
+            });
+            if (multiple) {
+                waiter.start();
+            }
+            long before = world.sharedMemoryCollectiveCalls();
+            for (int i = 0; i < 2000; i++) {
+                int root = i % p;
+                long[] v = {me == root ? 5L * i + 1 : -1};
+                world.bcast(Buffer.of(v), root);
+                assertEquals(5L * i + 1, v[0], "bcast " + i + " on rank " + me);
+                long[] x = {(long) i * (me + 1)};
+                long[] s = {-1};
+                world.reduce(Buffer.of(x), Buffer.of(s), Op.SUM, (i + 1) % p);
+                assertEquals(me == (i + 1) % p ? (long) i * p * (p + 1) / 2 : -1, s[0], "reduce " + i + " on rank " + me);
+                assertEquals((long) i * p, world.allreduce((long) i, Op.SUM), "allreduce " + i + " on rank " + me);
+            }
+            assertEquals(3 * 2000, world.sharedMemoryCollectiveCalls() - before, "calls through shared memory on rank " + me);
+            if (multiple) {
+                world.send(Buffer.of(new int[] {me}), (me - 1 + p) % p, 77);
+                waiter.join();
+                assertEquals((me + 1) % p, got[0], "the waiting thread's message on rank " + me);
+            }
+            System.out.println("rank " + me + " finished at level " + world.threadLevel());
+        }, List.of(level));
+        assertEquals(0, r.status(), r.output());
+        for (int rank = 0; rank < ranks; rank++) {
+            assertTrue(r.output().contains("rank " + rank + " finished at level " + level), r.output());
+        }
+    }
+
+    /**
+     * A disagreement that only the deferred comparison with the right neighbour finds, at the
+     * default run-ahead: in its bcast number 20 the last rank names itself the root where the
+     * others name rank 0. Two roots read nobody's line during the call (the last rank keeps its
+     * own value: MPI leaves this undefined), and the other members read rank 0's, whose
+     * signature matches theirs; so only the pending comparison of a neighbour's call 20, made a
+     * few calls later, sees the two roots, and it must end the job with the disagreement error
+     * naming both roots, before the job passes its 80 calls. Under FUNNELED that comparison is
+     * made without the lock; under MULTIPLE with it, while a second thread of every rank sits in a
+     * receive that never completes (so it compares pending calls too).
+     */
+    @ParameterizedTest(name = "{0} ranks {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"2, FUNNELED", "2, MULTIPLE", "4, FUNNELED", "4, MULTIPLE"})
+    void aRootMismatchFoundOnlyByTheDeferredComparison(int ranks, String level) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60)).launch(ranks, world -> {
+            int p = world.size();
+            int me = world.rank();
+            if (world.threadLevel() == dev.tessera.comm.ThreadLevel.MULTIPLE) {
+                Thread waiter = new Thread(() -> world.recv(Buffer.of(new int[1]), (me + 1) % p, 78));   // never sent
+                waiter.setDaemon(true);
+                waiter.start();
+            }
+            for (int i = 1; i <= 80; i++) {
+                boolean odd = me == p - 1 && i == 20;
+                long[] v = {me == 0 ? i : -1};
+                world.bcast(Buffer.of(v), odd ? me : 0);
+                if (!odd && v[0] != i) {
+                    System.out.println("rank " + me + " got a wrong value " + v[0] + " in call " + i);
+                }
+            }
+            System.out.println("rank " + me + " passed the mismatched call");
+        }, List.of(level));
+        assertNotEquals(0, r.status(), r.output());
+        int odd = ranks - 1;
+        assertTrue(r.output().contains("ranks disagree on the collective call"), r.output());
+        assertTrue(java.util.regex.Pattern.compile("passed root 0 but rank " + odd + " passed root " + odd
+                + "|rank " + odd + " passed root " + odd + " but rank \\d passed root 0").matcher(r.output()).find(), r.output());
+        assertFalse(r.output().contains("got a wrong value"), r.output());
+        assertFalse(r.output().contains("passed the mismatched call"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
 }
