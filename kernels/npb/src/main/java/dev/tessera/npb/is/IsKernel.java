@@ -14,14 +14,16 @@ import java.util.Locale;
 
 /**
  * IS, the integer sort kernel: ranks 2^n keys in [0, 2^k) drawn from a roughly Gaussian
- * distribution (the mean of four NPB uniforms), ten times, by bucket sort plus counting.
+ * distribution (the mean of four NPB uniforms), ten times, by bucket counts, redistribution
+ * and counting.
  *
  * <p>Distribution, as {@code NPB3.4-MPI/IS/is.c}: every rank generates its own contiguous
  * part of the key sequence (its generator jumped ahead by {@code find_my_seed}). One
- * iteration of {@link IsRanking#rank}: each rank sorts its keys into 2^b buckets by their
+ * iteration of {@link IsRanking#rank}: each rank counts its keys in 2^b buckets by their
  * high bits; an allreduce of the bucket sizes tells every rank the global distribution;
  * buckets are dealt to ranks in order so that each receives about the average number of
- * keys; an alltoall of the counts and an alltoallv of the keys redistribute them; each rank
+ * keys; each rank groups its keys by the rank their bucket goes to (is.c sorts them into the
+ * buckets; the grouping by rank is what the exchange needs); an alltoall of the counts and an alltoallv of the keys redistribute them; each rank
  * then counts its keys' populations over its key range and turns them into ranks by a
  * prefix sum. Five test keys, hidden in the top of the bucket-size vector, are checked
  * against the reference's ranks every iteration (partial verification); after the timed

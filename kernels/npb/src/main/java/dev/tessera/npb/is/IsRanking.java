@@ -18,14 +18,15 @@ import java.util.Locale;
  * ({@code rank} in NPB3.4-MPI IS/is.c), with the loops spread over the rank's team.
  *
  * <p>Arrays (is.c names): {@code keyArray} holds this rank's {@code numKeys} keys;
- * {@code keyBuff1} the same keys grouped by bucket (the alltoallv send buffer);
+ * {@code keyBuff1} the same keys grouped by the rank that owns their bucket (the alltoallv
+ * send buffer; is.c groups them by bucket, which orders them the same way by rank);
  * {@code keyBuff2} the keys received from the other ranks. The rank's own keys of buckets
  * {@code ptr1[me]..ptr2[me]} are not sent to itself as is.c's alltoallv does: they stay in
  * {@code keyBuff1} and the count reads them there, then those in {@code keyBuff2} (with two
  * ranks that self part is half of what is.c's alltoallv copies). keyBuff1 and keyBuff2 are
  * off the heap (native segments of an automatic arena), so that the shm device moves the
  * alltoallv's messages by single copy (process_vm_readv) instead of through its ring; the
- * scatter writes and the count reads them in place. {@code counts} holds the populations,
+ * partition writes and the count reads them in place. {@code counts} holds the populations,
  * then inclusive prefix sums, over this rank's key range {@code [minKeyVal, maxKeyVal]} (is.c
  * reuses key_buff1 for it). The send and receive buffers hold SIZE_OF_BUFFERS keys, 1.5 x the
  * average for fewer than 256 ranks, as the reference sizes them. With one rank nothing is
@@ -33,12 +34,22 @@ import java.util.Locale;
  * the full verification sorts from) hold {@code numKeys} keys each, 2 instead of 4.5 ints per
  * key (class C: 1 GiB instead of 2.25 GiB).
  *
- * <p>Threads: the bucket sort gives each member a contiguous block of keys; members count
- * their block's buckets privately, then each computes, from all members' counts, where its
- * keys of bucket b start (after the keys of lower buckets, and of bucket b from lower
- * members), so the scatter needs no synchronisation and produces exactly the sequential
- * order. With one rank there is nothing to redistribute: the keys are counted where they
- * are, without the bucket sort and the exchange. The population count gives each member a
+ * <p>The keys are not bucket-sorted as is.c does: after the bucket counts and their
+ * allreduce fix which rank owns which buckets, one pass writes each key into the part of
+ * {@code keyBuff1} for its bucket's owner, in the order read ({@link #partitionByRank}). The
+ * receiver only counts the keys, and the count does not depend on their order. With two ranks
+ * that pass has two write streams instead of is.c's 1024; on the Intel Xeon kind of machine a
+ * scatter into 1024 streams took 20-26 ms per 4M keys, three times the partition's 6-7 ms
+ * (docs/npb.md, "Stop 39"). The count then reads the keys in key order instead of bucket
+ * order, which costs it about 2 ms of that.
+ *
+ * <p>Threads: the partition gives each member a contiguous block of keys; members count
+ * their block's buckets privately, then the rank's thread computes, from all members' counts,
+ * where each member's keys for each rank start (after lower members' keys for that rank), so
+ * the partition needs no synchronisation and produces exactly the sequential order. With one
+ * rank there is nothing to redistribute: the keys are counted where they are, without the
+ * bucket sort and the exchange (or, with {@code bucketsAtOneRank}, bucket-sorted as is.c does:
+ * {@link #bucketSort}, whose members place their keys of bucket b after lower members'). The population count gives each member a
  * private histogram over the key range; the histograms are then summed and scanned by blocks
  * of the range into {@code counts}, each block offset by the totals of the blocks before it.
  * With one member the histogram is {@code counts} itself (ints). With more, each member's
@@ -84,6 +95,10 @@ final class IsRanking {
     private final int[][] memberHist;
     private final int[][] memberBuckets;
     private final int[][] memberPtrs;
+    /** Several ranks: where member m writes its next key for rank r in keyBuff1 (memberPos[m][r]). */
+    private final int[][] memberPos;
+    /** More than two ranks: the rank each bucket's keys go to. */
+    private final int[] bucketOwner;
     private final long[] blockTotals;
 
     private final int[] bucketSize;
@@ -110,7 +125,7 @@ final class IsRanking {
     private int totalLocalKeys;
     private int lastMinKeyVal;
     /**
-     * Where this rank's keys of the last ranking lie: its own keys (the bucket sort's segment
+     * Where this rank's keys of the last ranking lie: its own keys (the partition's segment
      * for this rank, never sent: keyBuff1 from ownFrom, ownKeys of them; with one rank the
      * whole keyArray) and after them the keys received from the other ranks (keyBuff2 from 0).
      */
@@ -168,6 +183,8 @@ final class IsRanking {
         }
         memberBuckets = new int[members][numBuckets];
         memberPtrs = new int[members][numBuckets];
+        memberPos = new int[members][commSize];
+        bucketOwner = commSize > 2 ? new int[numBuckets] : null;
         blockTotals = new long[members];
         int top = numBuckets + IsKernel.TEST_ARRAY_SIZE;
         bucketSize = new int[top];
@@ -293,12 +310,24 @@ final class IsRanking {
             }
             return;
         }
-        team.region(ctx -> bucketSort(ctx.id(), ctx.size(), ctx));
-
-        world.allreduce(bucketSizeBuffer, bucketTotalsBuffer, Op.SUM);
-        long j = distributeBuckets();
+        long j;
+        if (commSize == 1) {
+            // One rank ranking on the reference's terms (bucketsAtOneRank): is.c's bucket sort.
+            team.region(ctx -> bucketSort(ctx.id(), ctx.size(), ctx));
+            world.allreduce(bucketSizeBuffer, bucketTotalsBuffer, Op.SUM);
+            j = distributeBuckets();
+        } else {
+            // Several ranks: count the buckets, agree on their owners, then write each key into the
+            // part of keyBuff1 for the rank that owns its bucket (not in bucket order: see partitionByRank).
+            team.region(ctx -> countMemberBuckets(ctx.id(), ctx.size()));
+            sumMemberBuckets();
+            world.allreduce(bucketSizeBuffer, bucketTotalsBuffer, Op.SUM);
+            j = distributeBuckets();
+            placeMembers();
+            team.region(ctx -> partitionByRank(ctx.id(), ctx.size()));
+        }
         world.alltoall(sendCountBuffer, recvCountBuffer);
-        // This rank's own keys stay where the bucket sort put them (keyBuff1 at sendDispl[myRank]):
+        // This rank's own keys stay where the partition put them (keyBuff1 at sendDispl[myRank]):
         // the alltoallv moves only the other ranks' keys, received into keyBuff2 in rank order, and
         // the count reads both (with two ranks, half of what is.c's alltoallv copies is that self part).
         long received = 0;
@@ -385,8 +414,98 @@ final class IsRanking {
         }
     }
 
-    // The three passes over the keys, as small methods of their own: the JIT compiles each one
+    /** Member {@code id}: counts its block's keys per bucket into memberBuckets[id]. */
+    private void countMemberBuckets(int id, int members) {
+        int[] mine = memberBuckets[id];
+        Arrays.fill(mine, 0);
+        countBuckets(keyArray, block(numKeys, id, members), block(numKeys, id + 1, members), shift, mine);
+    }
+
+    /** bucketSize[b]: the members' counts of bucket b summed (the test keys above numBuckets stay). */
+    private void sumMemberBuckets() {
+        System.arraycopy(memberBuckets[0], 0, bucketSize, 0, numBuckets);
+        for (int m = 1; m < memberBuckets.length; m++) {
+            int[] mb = memberBuckets[m];
+            for (int b = 0; b < numBuckets; b++) {
+                bucketSize[b] += mb[b];
+            }
+        }
+    }
+
+    /**
+     * After {@link #distributeBuckets}: where each member starts writing its keys for each
+     * rank in keyBuff1 (rank r's keys at sendDispl[r], member 0's first, each member's in key
+     * order), and with more than two ranks which rank each bucket goes to.
+     */
+    private void placeMembers() {
+        int members = memberPos.length;
+        for (int r = 0; r < commSize; r++) {
+            if (ptr1[r] > ptr2[r]) {
+                // A rank without buckets (with as many ranks as buckets; its displacement is unset).
+                continue;
+            }
+            int at = sendDispl[r];
+            for (int m = 0; m < members; m++) {
+                memberPos[m][r] = at;
+                int[] mb = memberBuckets[m];
+                for (int b = ptr1[r]; b <= ptr2[r]; b++) {
+                    at += mb[b];
+                }
+            }
+            if (bucketOwner != null) {
+                Arrays.fill(bucketOwner, ptr1[r], ptr2[r] + 1, r);
+            }
+        }
+    }
+
+    /**
+     * Member {@code id}: writes its block's keys into keyBuff1 grouped by the rank they go to
+     * (is.c groups them by bucket; the receiver only counts them, so the order within a rank's
+     * part does not matter to the result). Two write streams with two ranks, instead of 1024,
+     * keep the writes in the cache (docs/npb.md, "Stop 39").
+     */
+    private void partitionByRank(int id, int members) {
+        int lo = block(numKeys, id, members);
+        int hi = block(numKeys, id + 1, members);
+        int[] pos = memberPos[id];
+        if (commSize == 2) {
+            // Keys of buckets past rank 0's last go to rank 1 (none if rank 1 has no buckets: then
+            // ptr2[0] is the last bucket and the split is maxKey, above every key).
+            splitTwo(keyArray, lo, hi, (ptr2[0] + 1) << shift, keyBuff1, pos[0], pos[1]);
+        } else {
+            partitionMany(keyArray, lo, hi, shift, bucketOwner, pos, keyBuff1);
+        }
+    }
+
+    // The passes over the keys, as small methods of their own: the JIT compiles each one
     // whole after a few calls instead of replacing a large region method's loops on the stack.
+
+    /**
+     * Keys below {@code split} to {@code out} from element {@code low} on, the others from
+     * {@code high} on, each in the order read; returns the number below. One store per key at
+     * an address chosen by arithmetic: a key's side is a coin toss, so a branch (or C2's
+     * compare and jump for a select) would be mispredicted half the time.
+     */
+    static long splitTwo(int[] keys, int lo, int hi, int split, MemorySegment out, long low, long high) {
+        long low0 = low;
+        for (int i = lo; i < hi; i++) {
+            int key = keys[i];
+            // -1 when key >= split, else 0 (keys and split are in [0, 2^31)).
+            long up = (split - 1 - key) >> 31;
+            out.setAtIndex(ValueLayout.JAVA_INT, low + ((high - low) & up), key);
+            low += 1 + up;
+            high -= up;
+        }
+        return low - low0;
+    }
+
+    /** Keys to {@code out} at {@code pos[owner[bucket]]}, which advances; for more than two ranks. */
+    static void partitionMany(int[] keys, int lo, int hi, int shift, int[] owner, int[] pos, MemorySegment out) {
+        for (int i = lo; i < hi; i++) {
+            int key = keys[i];
+            out.setAtIndex(ValueLayout.JAVA_INT, pos[owner[key >> shift]]++, key);
+        }
+    }
 
     private static void countBuckets(int[] keys, int lo, int hi, int shift, int[] buckets) {
         for (int i = lo; i < hi; i++) {
@@ -549,6 +668,16 @@ final class IsRanking {
                 memberHist[m] = new int[range];
             }
         }
+    }
+
+    /**
+     * For tests, after a ranking with several ranks: this rank's keys, how many it sent to each
+     * rank (its own part included), and the send buffer's first numKeys keys (rank 0's part first).
+     */
+    int[][] partitionForTest() {
+        int[] sent = new int[numKeys];
+        MemorySegment.copy(keyBuff1, ValueLayout.JAVA_INT, 0, sent, 0, numKeys);
+        return new int[][] {Arrays.copyOf(keyArray, numKeys), sendCount.clone(), sent};
     }
 
     /** Whether the last count needed the wide recount (a 16-bit counter wrapped); for tests. */

@@ -1,0 +1,167 @@
+package dev.tessera.npb.is;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tessera.launch.SmpJob;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * With several ranks IS groups each rank's keys by the rank their bucket goes to, in the
+ * order read, instead of sorting them into buckets (docs/npb.md, "Stop 39"). The two loops
+ * that do it write every key once, where it belongs, and nothing outside their parts; in a
+ * ranking the send buffer holds, for each rank in turn, exactly the keys of that rank's
+ * buckets in the order of keyArray, the same with 1, 2 and 3 team members. That the whole
+ * ranking still verifies at 2 and 4 ranks is NPB's own check (KernelVerificationTest).
+ */
+@Timeout(120)
+class IsPartitionTest {
+
+    private static final int CLASS_S = 0;
+    /** Marks the elements a loop must not write. */
+    private static final int UNTOUCHED = 0x7f7f7f7f;
+
+    private static int[] keys(int n, int maxKey, long seed) {
+        Random random = new Random(seed);
+        int[] keys = new int[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = random.nextInt(maxKey);
+        }
+        return keys;
+    }
+
+    private static int[] read(MemorySegment s) {
+        return s.toArray(ValueLayout.JAVA_INT);
+    }
+
+    @ParameterizedTest(name = "split {0}")
+    @ValueSource(ints = {0, 1, 700, 1024, 2047, 2048})
+    void splitTwoWritesBothSidesInReadOrder(int split) {
+        int[] keys = keys(5000, 2048, split);
+        int lo = 3;
+        int hi = 4990;
+        int[] below = IntStream.range(lo, hi).map(i -> keys[i]).filter(k -> k < split).toArray();
+        int[] above = IntStream.range(lo, hi).map(i -> keys[i]).filter(k -> k >= split).toArray();
+        // The low part at 10, a gap of 7, the high part after it, and room past its end.
+        int low = 10;
+        int high = low + below.length + 7;
+        MemorySegment out = Arena.ofAuto().allocate((long) Integer.BYTES * (high + above.length + 9));
+        out.fill((byte) 0x7f);
+        long n = IsRanking.splitTwo(keys, lo, hi, split, out, low, high);
+        assertEquals(below.length, n, "keys below the split");
+        int[] expected = new int[(int) (out.byteSize() / Integer.BYTES)];
+        Arrays.fill(expected, UNTOUCHED);
+        System.arraycopy(below, 0, expected, low, below.length);
+        System.arraycopy(above, 0, expected, high, above.length);
+        assertArrayEquals(expected, read(out));
+    }
+
+    @Test
+    void partitionManyGroupsByOwnerInReadOrder() {
+        int shift = 4;
+        int buckets = 64;
+        int[] owner = new int[buckets];
+        for (int b = 0; b < buckets; b++) {
+            owner[b] = b < 10 ? 0 : b < 11 ? 1 : b < 40 ? 2 : 3;
+        }
+        int[] keys = keys(3000, buckets << shift, 77);
+        int lo = 5;
+        int hi = 2999;
+        int[] start = new int[4];
+        int[][] parts = new int[4][];
+        int at = 2;
+        for (int r = 0; r < 4; r++) {
+            int rank = r;
+            parts[r] = IntStream.range(lo, hi).map(i -> keys[i]).filter(k -> owner[k >> shift] == rank).toArray();
+            start[r] = at;
+            at += parts[r].length;
+        }
+        MemorySegment out = Arena.ofAuto().allocate((long) Integer.BYTES * (at + 5));
+        out.fill((byte) 0x7f);
+        int[] pos = start.clone();
+        IsRanking.partitionMany(keys, lo, hi, shift, owner, pos, out);
+        int[] expected = new int[at + 5];
+        Arrays.fill(expected, UNTOUCHED);
+        for (int r = 0; r < 4; r++) {
+            System.arraycopy(parts[r], 0, expected, start[r], parts[r].length);
+            assertEquals(start[r] + parts[r].length, pos[r], "rank " + r + "'s position after its last key");
+        }
+        assertArrayEquals(expected, read(out));
+    }
+
+    /** Rank by rank, the send buffers after one ranking of class S at {@code ranks} x {@code threads}. */
+    private static int[][][] partitions(int ranks, int threads) {
+        ConcurrentHashMap<Integer, int[][]> out = new ConcurrentHashMap<>();
+        SmpJob.run(ranks, new String[] {"--threads", Integer.toString(threads)}, Duration.ofSeconds(100), session -> {
+            int c = CLASS_S;
+            var world = session.world();
+            IsRanking r = new IsRanking(world, session.team(), 'S', IsKernel.TOTAL_KEYS_LOG_2[c],
+                    IsKernel.MAX_KEY_LOG_2[c], IsKernel.NUM_BUCKETS_LOG_2[c], IsKernel.TEST_INDEX[c],
+                    IsKernel.TEST_RANK[c]);
+            r.createSequence(IsKernel.findMySeed(world.rank(), world.size(), 4L << IsKernel.TOTAL_KEYS_LOG_2[c],
+                    IsKernel.SEED, IsKernel.MULTIPLIER), IsKernel.MULTIPLIER);
+            r.rank(1);
+            out.put(world.rank(), r.partitionForTest());
+        });
+        int[][][] result = new int[ranks][][];
+        for (int i = 0; i < ranks; i++) {
+            result[i] = out.get(i);
+        }
+        return result;
+    }
+
+    @ParameterizedTest(name = "{0} ranks x {1} threads")
+    @CsvSource({"2, 1", "2, 2", "2, 3", "4, 1", "4, 2", "4, 3"})
+    void sendBufferHoldsEachRanksBucketsInKeyOrder(int ranks, int threads) {
+        int shift = IsKernel.MAX_KEY_LOG_2[CLASS_S] - IsKernel.NUM_BUCKETS_LOG_2[CLASS_S];
+        int[][][] got = partitions(ranks, threads);
+        // Each rank's buckets, from the keys every rank holds: rank r owns buckets up to its last
+        // key's bucket; the parts of one send buffer are consecutive ranges of buckets.
+        int[] lastBucket = new int[ranks];
+        Arrays.fill(lastBucket, -1);
+        for (int[][] rank : got) {
+            int[] sendCount = rank[1];
+            int[] sent = rank[2];
+            int at = 0;
+            for (int r = 0; r < ranks; r++) {
+                for (int i = at; i < at + sendCount[r]; i++) {
+                    lastBucket[r] = Math.max(lastBucket[r], sent[i] >> shift);
+                }
+                at += sendCount[r];
+            }
+            assertEquals(sent.length, at, "every key is sent to some rank");
+        }
+        for (int r = 1; r < ranks; r++) {
+            assertTrue(lastBucket[r] > lastBucket[r - 1], "ranks' buckets in order: " + Arrays.toString(lastBucket));
+        }
+        for (int me = 0; me < ranks; me++) {
+            int[] keys = got[me][0];
+            int[] expected = new int[keys.length];
+            int n = 0;
+            for (int r = 0; r < ranks; r++) {
+                int first = r == 0 ? 0 : lastBucket[r - 1] + 1;
+                int last = lastBucket[r];
+                for (int key : keys) {
+                    if (first <= key >> shift && key >> shift <= last) {
+                        expected[n++] = key;
+                    }
+                }
+            }
+            assertEquals(keys.length, n, "rank " + me + ": every key is in some rank's buckets");
+            assertArrayEquals(expected, got[me][2], "rank " + me + "'s send buffer");
+        }
+    }
+}
