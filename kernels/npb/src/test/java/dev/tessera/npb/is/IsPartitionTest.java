@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * order read, instead of sorting them into buckets (docs/npb.md, "Stop 39"). The two loops
  * that do it write every key once, where it belongs, and nothing outside their parts; in a
  * ranking the send buffer holds, for each rank in turn, exactly the keys of that rank's
- * buckets in the order of keyArray, the same with 1, 2 and 3 team members. That the whole
- * ranking still verifies at 2 and 4 ranks is NPB's own check (KernelVerificationTest).
+ * buckets in the order of keyArray, the same with 1, 2 and 3 team members, and every check
+ * of the ten rankings passes (NPB's own verification of whole runs: KernelVerificationTest).
  */
 @Timeout(120)
 class IsPartitionTest {
@@ -102,7 +102,11 @@ class IsPartitionTest {
         assertArrayEquals(expected, read(out));
     }
 
-    /** Rank by rank, the send buffers after one ranking of class S at {@code ranks} x {@code threads}. */
+    /**
+     * Rank by rank, after the ten timed rankings of class S at {@code ranks} x {@code threads}
+     * and the full verification: keys, send counts and send buffer (partitionForTest), then
+     * {checks passed}.
+     */
     private static int[][][] partitions(int ranks, int threads) {
         ConcurrentHashMap<Integer, int[][]> out = new ConcurrentHashMap<>();
         SmpJob.run(ranks, new String[] {"--threads", Integer.toString(threads)}, Duration.ofSeconds(100), session -> {
@@ -114,7 +118,15 @@ class IsPartitionTest {
             r.createSequence(IsKernel.findMySeed(world.rank(), world.size(), 4L << IsKernel.TOTAL_KEYS_LOG_2[c],
                     IsKernel.SEED, IsKernel.MULTIPLIER), IsKernel.MULTIPLIER);
             r.rank(1);
-            out.put(world.rank(), r.partitionForTest());
+            r.resetVerification();
+            for (int i = 1; i <= IsKernel.MAX_ITERATIONS; i++) {
+                r.rank(i);
+            }
+            int[][] sent = r.partitionForTest();
+            r.fullVerify();
+            int[][] result = Arrays.copyOf(sent, 4);
+            result[3] = new int[] {r.passedVerification()};
+            out.put(world.rank(), result);
         });
         int[][][] result = new int[ranks][][];
         for (int i = 0; i < ranks; i++) {
@@ -123,11 +135,17 @@ class IsPartitionTest {
         return result;
     }
 
+    /** Each rank's part of the send buffer in keyArray's order, and all checks of the ten rankings pass. */
     @ParameterizedTest(name = "{0} ranks x {1} threads")
     @CsvSource({"2, 1", "2, 2", "2, 3", "4, 1", "4, 2", "4, 3"})
     void sendBufferHoldsEachRanksBucketsInKeyOrder(int ranks, int threads) {
         int shift = IsKernel.MAX_KEY_LOG_2[CLASS_S] - IsKernel.NUM_BUCKETS_LOG_2[CLASS_S];
         int[][][] got = partitions(ranks, threads);
+        int passed = 0;
+        for (int[][] rank : got) {
+            passed += rank[3][0];
+        }
+        assertEquals(IsKernel.TEST_ARRAY_SIZE * IsKernel.MAX_ITERATIONS + ranks, passed, "checks passed, all ranks");
         // Each rank's buckets, from the keys every rank holds: rank r owns buckets up to its last
         // key's bucket; the parts of one send buffer are consecutive ranges of buckets.
         int[] lastBucket = new int[ranks];
