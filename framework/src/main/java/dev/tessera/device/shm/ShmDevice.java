@@ -12,6 +12,17 @@ import static dev.tessera.device.shm.ShmLayout.C_TOTAL;
 import static dev.tessera.device.shm.ShmLayout.C_TYPE;
 import static dev.tessera.device.shm.ShmLayout.FIRST;
 import static dev.tessera.device.shm.ShmLayout.FLAG_SYNC;
+import static dev.tessera.device.shm.ShmLayout.LANE_MAX;
+import static dev.tessera.device.shm.ShmLayout.L_ACK;
+import static dev.tessera.device.shm.ShmLayout.L_CELL;
+import static dev.tessera.device.shm.ShmLayout.L_CONTEXT;
+import static dev.tessera.device.shm.ShmLayout.L_ID;
+import static dev.tessera.device.shm.ShmLayout.L_KIND;
+import static dev.tessera.device.shm.ShmLayout.L_LENGTH;
+import static dev.tessera.device.shm.ShmLayout.L_MSG;
+import static dev.tessera.device.shm.ShmLayout.L_PAYLOAD;
+import static dev.tessera.device.shm.ShmLayout.L_TAG;
+import static dev.tessera.device.shm.ShmLayout.L_TYPE;
 import static dev.tessera.device.shm.ShmLayout.MORE;
 import static dev.tessera.device.shm.ShmLayout.SINGLE;
 
@@ -40,15 +51,21 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Ranks in separate processes on one machine, through a shared file mapped by every rank
- * ({@link ShmLayout}): one SPSC ring of fixed cells per ordered pair of ranks.
+ * ({@link ShmLayout}): per ordered pair of ranks, one SPSC ring of fixed cells and, beside
+ * it, a packed lane of 64-byte lines ({@link ShmLane}).
  *
- * <p>A message travels as a FIRST cell (envelope, total length, first piece of payload)
- * and as many MORE cells as its payload needs, all in the ring from sender to receiver,
- * so messages from one sender are seen in send order (MPI non-overtaking) whatever
- * their size. The ring is the pipeline: the sender fills cells while the receiver drains
- * them. A receiver that has the receive posted when FIRST arrives copies every piece
+ * <p>Every message has an entry in the pair's lane, in send order, and the receiver matches
+ * the pair's messages in the lane's order (MPI non-overtaking). A standard message of up to
+ * {@link ShmLayout#LANE_MAX} bytes is its entry: header and payload in consecutive lines, so
+ * a stream of small messages is read line after line (in cells 32 KiB apart each was a cold
+ * line). A larger or synchronous message travels as a FIRST cell (envelope, total length,
+ * first piece of payload) and as many MORE cells as its payload needs; its lane entry is one
+ * line (L_CELL) written after the FIRST cell is published, and the receiver reads the FIRST
+ * cell when that entry comes up, the MORE cells as they come. Acknowledgements are lane
+ * entries too. The ring is the pipeline for large messages: the sender fills cells while
+ * the receiver drains them. A receiver that has the receive posted when FIRST arrives copies every piece
  * straight into the receive buffer; otherwise the pieces gather in a private buffer that
- * a later receive copies from. A synchronous send completes when its ACK cell comes back,
+ * a later receive copies from. A synchronous send completes when its ACK entry comes back,
  * sent by the receiver the moment the message is matched.
  *
  * <p>Progress is driven by the threads that wait ({@link #progress}, one at a time): it
@@ -80,6 +97,7 @@ public final class ShmDevice extends MatchingDevice {
     private final long eagerLimit;
     private final Outbound[] outbound;
     private final ShmRing[] inbound;
+    private final ShmLane[] inLanes;
     private final Assembly[] current;
     private final Map<Integer, Outgoing> awaitingAck = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger();
@@ -191,13 +209,16 @@ public final class ShmDevice extends MatchingDevice {
         this.eagerLimit = eagerLimit;
         this.outbound = new Outbound[size];
         this.inbound = new ShmRing[size];
+        this.inLanes = new ShmLane[size];
         this.current = new Assembly[size];
         this.peerPids = new long[size];
         for (int p = 0; p < size; p++) {
             if (p != rank) {
                 outbound[p] = new Outbound(new ShmRing(file, ShmLayout.ringOffset(rank, p, size, cellBytes, cells),
-                        cellBytes, cells, true), file, peerBells[p]);
+                        cellBytes, cells, true), new ShmLane(file, ShmLayout.laneOffset(rank, p, size, cellBytes, cells), true),
+                        file, peerBells[p]);
                 inbound[p] = new ShmRing(file, ShmLayout.ringOffset(p, rank, size, cellBytes, cells), cellBytes, cells, false);
+                inLanes[p] = new ShmLane(file, ShmLayout.laneOffset(p, rank, size, cellBytes, cells), false);
             }
             peerPids[p] = file.get(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(p));
         }
@@ -306,6 +327,8 @@ public final class ShmDevice extends MatchingDevice {
      */
     private static final class Outbound {
         final ShmRing ring;
+        /** The pair's lane: every message's entry in send order, small messages' payloads inline. */
+        final ShmLane lane;
         final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
         /** Size of the queue, readable without the lock: progress skips idle peers with one volatile read. */
         volatile int queued;
@@ -318,8 +341,9 @@ public final class ShmDevice extends MatchingDevice {
         /** How many times the owner holds it (reentrant: completing a request may run a callback that sends). */
         private int holds;
 
-        Outbound(ShmRing ring, MemorySegment file, long bell) {
+        Outbound(ShmRing ring, ShmLane lane, MemorySegment file, long bell) {
             this.ring = ring;
+            this.lane = lane;
             this.file = file;
             this.bell = bell;
         }
@@ -370,9 +394,20 @@ public final class ShmDevice extends MatchingDevice {
         private boolean pushLocked() {
             boolean any = false;
             Outgoing m;
+            MemorySegment entries = lane.segment();
             while ((m = queue.peek()) != null) {
-                if (m.kind == SINGLE && !m.firstSent) {
-                    MemorySegment cell = ring.claim();
+                if (m.kind == ACK) {
+                    long at = lane.claimAt(0);
+                    if (at < 0) {
+                        return rang(any);
+                    }
+                    laneHeader(entries, at, L_ACK, 0, 0, 0, 0, m.id);
+                    lane.publish();
+                    m.firstSent = true;
+                    any = true;
+                } else if (m.kind == SINGLE && !m.firstSent) {
+                    long mark = lane.claimAt(0);
+                    MemorySegment cell = mark < 0 ? null : ring.claim();
                     if (cell == null) {
                         return rang(any);
                     }
@@ -386,11 +421,28 @@ public final class ShmDevice extends MatchingDevice {
                     cell.set(ValueLayout.JAVA_INT, C_CHUNK, 0);
                     cell.set(ValueLayout.JAVA_LONG, C_INLINE, m.payload.address());
                     ring.publish();
+                    laneHeader(entries, mark, L_CELL, 0, 0, 0, 0, 0);
+                    lane.publish();
                     m.firstSent = true;
                     m.written = m.payload.byteSize();
                     any = true;
+                } else if (!m.firstSent && !m.sync && m.payload.byteSize() <= LANE_MAX) {
+                    int n = (int) m.payload.byteSize();
+                    long at = lane.claimAt(n);
+                    if (at < 0) {
+                        return rang(any);
+                    }
+                    laneMessage(entries, at, m.payload, m.tag, m.context, m.typeCode);
+                    lane.publish();
+                    m.firstSent = true;
+                    m.written = n;
+                    any = true;
                 }
                 while (!m.firstSent || m.written < m.payload.byteSize()) {
+                    long mark = -1;
+                    if (!m.firstSent && (mark = lane.claimAt(0)) < 0) {
+                        return rang(any);
+                    }
                     MemorySegment cell = ring.claim();
                     if (cell == null) {
                         return rang(any);
@@ -408,6 +460,11 @@ public final class ShmDevice extends MatchingDevice {
                         MemorySegment.copy(m.payload, m.written, cell, ShmLayout.payloadOffset(chunk), chunk);
                     }
                     ring.publish();
+                    if (!m.firstSent) {
+                        // the message's place in the pair's order: its FIRST cell is published before
+                        laneHeader(entries, mark, L_CELL, 0, 0, 0, 0, 0);
+                        lane.publish();
+                    }
                     m.written += chunk;
                     m.firstSent = true;
                     any = true;
@@ -444,13 +501,24 @@ public final class ShmDevice extends MatchingDevice {
             if (!queue.isEmpty()) {
                 return false;
             }
-            long at = ring.claimAt();
+            int n = (int) payload.byteSize();
+            if (n <= LANE_MAX) {
+                // header and payload in consecutive lines of the lane, published by the header's sequence word
+                long at = lane.claimAt(n);
+                if (at < 0) {
+                    return false;
+                }
+                laneMessage(lane.segment(), at, payload, tag, context, typeCode);
+                lane.publish();
+                ringPeer();
+                return true;
+            }
+            long mark = lane.claimAt(0);
+            long at = mark < 0 ? -1 : ring.claimAt();
             if (at < 0) {
                 return false;
             }
-            // header and (up to INLINE_BYTES) payload: one cache line, published by its sequence word
             MemorySegment cells = ring.segment();
-            int n = (int) payload.byteSize();
             cells.set(ValueLayout.JAVA_INT, at + C_KIND, FIRST);
             cells.set(ValueLayout.JAVA_INT, at + C_TAG, tag);
             cells.set(ValueLayout.JAVA_INT, at + C_CONTEXT, context);
@@ -463,6 +531,8 @@ public final class ShmDevice extends MatchingDevice {
                 MemorySegment.copy(payload, 0, cells, at + ShmLayout.payloadOffset(n), n);
             }
             ring.publish();
+            laneHeader(lane.segment(), mark, L_CELL, 0, 0, 0, 0, 0);
+            lane.publish();
             ringPeer();
             return true;
         }
@@ -475,6 +545,27 @@ public final class ShmDevice extends MatchingDevice {
             } finally {
                 unlock();
             }
+        }
+    }
+
+    /** Writes a lane entry's header, all but its sequence word ({@link ShmLane#publish}). */
+    private static void laneHeader(MemorySegment entries, long at, int kind, int tag, int context, int typeCode, int length,
+                                   int id) {
+        entries.set(ValueLayout.JAVA_INT, at + L_KIND, kind);
+        entries.set(ValueLayout.JAVA_INT, at + L_TAG, tag);
+        entries.set(ValueLayout.JAVA_INT, at + L_CONTEXT, context);
+        entries.set(ValueLayout.JAVA_INT, at + L_TYPE, typeCode);
+        entries.set(ValueLayout.JAVA_INT, at + L_LENGTH, length);
+        entries.set(ValueLayout.JAVA_INT, at + ShmLayout.L_ID, id);
+    }
+
+    /** Writes a whole standard message into the lane entry at {@code at}: header and payload, not the sequence word. */
+    private static void laneMessage(MemorySegment entries, long at, MemorySegment payload, int tag, int context,
+                                    int typeCode) {
+        int n = (int) payload.byteSize();
+        laneHeader(entries, at, L_MSG, tag, context, typeCode, n, 0);
+        if (n > 0) {
+            MemorySegment.copy(payload, 0, entries, at + L_PAYLOAD, n);
         }
     }
 
@@ -516,7 +607,7 @@ public final class ShmDevice extends MatchingDevice {
                     !synchronous && buffer.byteSize() <= eagerLimit, new DeviceRequest(DeviceRequest.Kind.SEND));
         }
         Outbound direct = outbound[dest];
-        if (!synchronous && buffer.byteSize() <= direct.ring.payloadCapacity()
+        if (!synchronous && (buffer.byteSize() <= LANE_MAX || buffer.byteSize() <= direct.ring.payloadCapacity())
                 && direct.tryDirect(buffer, tag, context, typeCode)) {
             return SENT;
         }
@@ -683,7 +774,8 @@ public final class ShmDevice extends MatchingDevice {
      */
     private boolean workInSight() {
         for (int p = 0; p < size; p++) {
-            if (p != rank && (inbound[p].peekAt() >= 0 || outbound[p].queued > 0)) {
+            if (p != rank && (inLanes[p].peekAt() >= 0 || outbound[p].queued > 0
+                    || current[p] != null && inbound[p].peekAt() >= 0)) {
                 return true;
             }
         }
@@ -698,58 +790,137 @@ public final class ShmDevice extends MatchingDevice {
         return any;
     }
 
+    /**
+     * Reads the peer's lane in order: whole small messages from their entries, acknowledgements,
+     * and for an L_CELL entry the message that starts in the ring's next cell. The MORE cells of
+     * a message of several cells are read as they come, before the lane; while such a message is
+     * still arriving, the lane is read up to its next L_CELL entry (that message's FIRST cell is
+     * behind the one arriving).
+     */
     private boolean drainRing(int peer) {
-        ShmRing ring = inbound[peer];
-        MemorySegment cells = ring.segment();
-        boolean any = false;
+        boolean any = current[peer] != null && drainMore(peer);
+        ShmLane lane = inLanes[peer];
+        MemorySegment entries = lane.segment();
         long at;
-        while ((at = ring.peekAt()) >= 0) {
-            any = true;
-            int kind = cells.get(ValueLayout.JAVA_INT, at + C_KIND);
-            int chunk = cells.get(ValueLayout.JAVA_INT, at + C_CHUNK);
-            String bad = corruption(ring, cells, at, kind, chunk);
-            if (bad != null) {
-                // sizes from the cell are checked before use: no out-of-bounds slice, no negative allocation
-                failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank "
-                        + world[peer] + ": " + bad));
-                return any;
+        while ((at = lane.peekAt()) >= 0) {
+            int kind = entries.get(ValueLayout.JAVA_INT, at + L_KIND);
+            if (kind == L_MSG) {
+                int n = entries.get(ValueLayout.JAVA_INT, at + L_LENGTH);
+                if (n < 0 || n > LANE_MAX) {
+                    return corruptEntry(peer, any, "a message of " + n + " bytes (the lane holds up to " + LANE_MAX + ")");
+                }
+                any = true;
+                laneMessage(peer, lane, entries, at, n);
+                if (n <= RUN_BYTES) {
+                    laneMessages(peer, lane, entries);
+                }
+                continue;
             }
-            if (kind == ACK) {
-                Outgoing m = awaitingAck.remove(cells.get(ValueLayout.JAVA_INT, at + C_ID));
-                ring.release();
+            if (kind == L_ACK) {
+                any = true;
+                Outgoing m = awaitingAck.remove(entries.get(ValueLayout.JAVA_INT, at + L_ID));
+                lane.release(1);
                 if (m != null) {
                     m.acknowledged();
                 }
                 continue;
             }
-            if (kind == SINGLE) {
-                Envelope env = envelope(peer, cells, at);
-                int id = cells.get(ValueLayout.JAVA_INT, at + C_ID);
-                long address = cells.get(ValueLayout.JAVA_LONG, at + C_INLINE);
-                ring.release();
-                SingleCopyMessage m = new SingleCopyMessage(env, peer, id, address);
-                ReceiveRequest r = engine.arrive(m);
-                if (r != null) {
-                    m.deliver(r);
-                }
-                continue;
+            if (kind != L_CELL) {
+                return corruptEntry(peer, any, "unknown kind " + kind);
             }
-            if (wholeMessage(ring, cells, at, kind, chunk)) {
-                // a whole standard message in one cell: one copy, into the posted receive if there is one
-                oneCellMessage(peer, ring, cells, at, chunk);
-                if (chunk <= RUN_BYTES) {
-                    smallMessages(peer, ring, cells);
-                }
-                continue;
+            if (current[peer] != null) {
+                return any;   // the message of several cells before this one is still arriving
             }
-            if (kind == FIRST) {
-                current[peer] = arrival(peer, cells, at);
-            }
-            Assembly a = current[peer];
-            if (a == null || (kind != FIRST && kind != MORE)) {
-                failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank " + world[peer]));
+            any = true;
+            lane.release(1);
+            if (!cellMessage(peer)) {
                 return any;
             }
+        }
+        return any;
+    }
+
+    private boolean corruptEntry(int peer, boolean any, String what) {
+        failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank "
+                + world[peer] + ": lane entry: " + what));
+        return any;
+    }
+
+    /**
+     * The message whose L_CELL entry the lane just gave: its FIRST or SINGLE cell is the ring's
+     * next (published before the entry), then whatever of its MORE cells has arrived. False if
+     * the cells are corrupt (reported).
+     */
+    private boolean cellMessage(int peer) {
+        ShmRing ring = inbound[peer];
+        MemorySegment cells = ring.segment();
+        long at = ring.peekAt();
+        if (at < 0) {
+            failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank "
+                    + world[peer] + ": a lane entry names a cell that is not there"));
+            return false;
+        }
+        int kind = cells.get(ValueLayout.JAVA_INT, at + C_KIND);
+        int chunk = cells.get(ValueLayout.JAVA_INT, at + C_CHUNK);
+        String bad = corruption(ring, cells, at, kind, chunk);
+        if (bad == null && kind != FIRST && kind != SINGLE) {
+            bad = "a message starting with a cell of kind " + kind;
+        }
+        if (bad != null) {
+            // sizes from the cell are checked before use: no out-of-bounds slice, no negative allocation
+            failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank "
+                    + world[peer] + ": " + bad));
+            return false;
+        }
+        if (kind == SINGLE) {
+            Envelope env = envelope(peer, cells, at);
+            int id = cells.get(ValueLayout.JAVA_INT, at + C_ID);
+            long address = cells.get(ValueLayout.JAVA_LONG, at + C_INLINE);
+            ring.release();
+            SingleCopyMessage m = new SingleCopyMessage(env, peer, id, address);
+            ReceiveRequest r = engine.arrive(m);
+            if (r != null) {
+                m.deliver(r);
+            }
+            return true;
+        }
+        if (wholeMessage(ring, cells, at, kind, chunk)) {
+            // a whole standard message in one cell: one copy, into the posted receive if there is one
+            oneCellMessage(peer, ring, cells, at, chunk);
+            return true;
+        }
+        Assembly a = arrival(peer, cells, at);
+        boolean complete = a.take(cells, at, chunk);
+        ring.release();
+        if (complete) {
+            a.finish();
+            return true;
+        }
+        current[peer] = a;
+        drainMore(peer);
+        return true;
+    }
+
+    /** The MORE cells that have arrived of the message of several cells now arriving ({@link #current}). */
+    private boolean drainMore(int peer) {
+        ShmRing ring = inbound[peer];
+        MemorySegment cells = ring.segment();
+        boolean any = false;
+        long at;
+        while (current[peer] != null && (at = ring.peekAt()) >= 0) {
+            any = true;
+            int kind = cells.get(ValueLayout.JAVA_INT, at + C_KIND);
+            int chunk = cells.get(ValueLayout.JAVA_INT, at + C_CHUNK);
+            String bad = corruption(ring, cells, at, kind, chunk);
+            if (bad == null && kind != MORE) {
+                bad = "a cell of kind " + kind + " inside a message of several cells";
+            }
+            if (bad != null) {
+                failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank "
+                        + world[peer] + ": " + bad));
+                return any;
+            }
+            Assembly a = current[peer];
             boolean complete = a.take(cells, at, chunk);
             ring.release();
             if (complete) {
@@ -759,9 +930,6 @@ public final class ShmDevice extends MatchingDevice {
         }
         return any;
     }
-
-    /** Largest one-cell message that a run of small messages ({@link #smallMessages}) copies under the engine's lock. */
-    static final int RUN_BYTES = 1024;
 
     /**
      * True if the cell at {@code at} (of a kind already checked) holds a whole standard message
@@ -773,33 +941,51 @@ public final class ShmDevice extends MatchingDevice {
                 && chunk >= 0 && chunk <= ring.payloadCapacity();
     }
 
-    /** True if the cell at {@code at} holds a whole standard message of at most {@link #RUN_BYTES} bytes. */
-    private static boolean smallWholeMessage(ShmRing ring, MemorySegment cells, long at) {
-        int chunk = cells.get(ValueLayout.JAVA_INT, at + C_CHUNK);
-        return chunk <= RUN_BYTES && wholeMessage(ring, cells, at, cells.get(ValueLayout.JAVA_INT, at + C_KIND), chunk);
+    /** Largest lane message that a run of small messages ({@link #laneMessages}) copies under the engine's lock. */
+    static final int RUN_BYTES = 1024;
+
+    /** True if the lane entry at {@code at} is a sound whole message of at most {@link #RUN_BYTES} bytes. */
+    private static boolean smallLaneMessage(MemorySegment entries, long at) {
+        int n = entries.get(ValueLayout.JAVA_INT, at + L_LENGTH);
+        return entries.get(ValueLayout.JAVA_INT, at + L_KIND) == L_MSG && n >= 0 && n <= RUN_BYTES && n <= LANE_MAX;
     }
 
     /**
-     * After a small message, the run of whole standard messages of at most {@link #RUN_BYTES}
-     * bytes that follows it in the ring, if any: the run takes the engine's lock once (each
-     * arrival re-enters it) instead of once per message. The run ends at the first cell that
-     * is not such a message (or is not there yet); the caller's loop takes that one, so the
-     * peer's messages are matched in the ring's order.
+     * After a small message, the run of small lane messages that follows it, if any: the run
+     * takes the engine's lock once (each arrival re-enters it) instead of once per message. The
+     * run ends at the first entry that is not such a message (or is not there yet); the caller's
+     * loop takes that one, so the peer's messages are matched in the lane's order.
      */
-    private void smallMessages(int peer, ShmRing ring, MemorySegment cells) {
-        long at = ring.peekAt();
-        if (at < 0 || !smallWholeMessage(ring, cells, at)) {
+    private void laneMessages(int peer, ShmLane lane, MemorySegment entries) {
+        long at = lane.peekAt();
+        if (at < 0 || !smallLaneMessage(entries, at)) {
             return;   // a lone message (the ping-pong case) took the lock once, in arrive
         }
         engine.lock();
         try {
             do {
-                oneCellMessage(peer, ring, cells, at, cells.get(ValueLayout.JAVA_INT, at + C_CHUNK));
-                at = ring.peekAt();
-            } while (at >= 0 && smallWholeMessage(ring, cells, at));
+                laneMessage(peer, lane, entries, at, entries.get(ValueLayout.JAVA_INT, at + L_LENGTH));
+                at = lane.peekAt();
+            } while (at >= 0 && smallLaneMessage(entries, at));
         } finally {
             engine.unlock();
         }
+    }
+
+    /**
+     * A whole standard message in the lane entry at {@code at}: copied straight from the lane
+     * into the posted receive it matches, or into a new array if none is posted yet; then the
+     * entry is released.
+     */
+    private void laneMessage(int peer, ShmLane lane, MemorySegment entries, long at, int n) {
+        int tag = entries.get(ValueLayout.JAVA_INT, at + L_TAG);
+        int type = entries.get(ValueLayout.JAVA_INT, at + L_TYPE);
+        ReceiveRequest r = engine.arrive(world[peer], tag, entries.get(ValueLayout.JAVA_INT, at + L_CONTEXT), n, type,
+                entries, at + L_PAYLOAD);
+        if (r != null) {
+            r.accept(world[peer], tag, n, type, entries, at + L_PAYLOAD);
+        }
+        lane.release(ShmLane.linesFor(n));
     }
 
     /**

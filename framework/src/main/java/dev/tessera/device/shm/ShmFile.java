@@ -62,6 +62,8 @@ public final class ShmFile {
                 file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_CELL_BYTES, cellBytes);
                 file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_CELLS, cells);
                 file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_COLL_SLOT, collSlot);
+                file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_LANE_LINES, ShmLayout.LANE_LINES);
+                file.set(ValueLayout.JAVA_INT, ShmLayout.OFF_LANE_MAX, ShmLayout.LANE_MAX);
                 ShmLayout.setLongRelease(file, ShmLayout.OFF_MAGIC, ShmLayout.MAGIC);
             } else {
                 // the header first: rank 0's collective switch and slot size decide the file's length
@@ -73,7 +75,10 @@ public final class ShmFile {
                     waitOrFail(deadline, rank, "shared file " + path + " was not initialised by rank 0");
                 }
                 if (header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_SIZE) != size
-                        || header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_CELL_BYTES) != cellBytes) {
+                        || header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_CELL_BYTES) != cellBytes
+                        || header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_CELLS) != cells
+                        || header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_LANE_LINES) != ShmLayout.LANE_LINES
+                        || header.get(ValueLayout.JAVA_INT, ShmLayout.OFF_LANE_MAX) != ShmLayout.LANE_MAX) {
                     throw new TesseraException(ErrorClass.OTHER, "rank " + rank + ": shared file " + path
                             + " belongs to a job of another shape");
                 }

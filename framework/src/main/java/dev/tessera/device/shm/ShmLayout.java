@@ -18,6 +18,8 @@ import java.lang.invoke.VarHandle;
  *  24   int   abort: failed rank + 1, 0 if none
  *  28   int   abort reason length
  *  32   int   bytes of one slot of the world communicator's collective region (0: no region)
+ *  36   int   lines of each small-message lane (LANE_LINES)
+ *  40   int   largest payload of a lane entry (LANE_MAX)
  *  64 + 64 r  per rank: +0 long pid, +8 int state (0 absent, 1 attached, 2 closed cleanly),
  *             +16 long address of its single-copy probe word (0: none), +24 int single copy:
  *             0 not known yet, 1 this rank can read every peer's memory, 2 it cannot
@@ -26,8 +28,23 @@ import java.lang.invoke.VarHandle;
  *   0   (reserved)                                        own cache line
  *  64   long  head   (consumer: next cell to read)        own cache line
  * 128   cells, each CELL_HEADER bytes of header then payload; the consumer polls the next
- *       cell's sequence word, not an index, so a small message moves between the cores as
- *       one cache line: the cell's first, holding its header, sequence and payload
+ *       cell's sequence word, not an index, so a message moves between the cores from the
+ *       cell's first cache line, holding its header, sequence and (up to 16 B) payload
+ * 128 + cells * cell bytes: the small-message lane of the pair (ShmLane)
+ *   0   long  head   (consumer: next line to read)         own cache line
+ *  64   LANE_LINES lines of 64 bytes, then an overflow area of lines for an entry that starts
+ *       near the end; entries of one or more lines:
+ *         0 int kind: L_MSG (a whole standard message, payload inline), L_CELL (the next message
+ *           starts in the ring's cells: a FIRST or SINGLE cell, published before this entry),
+ *           L_ACK (a synchronous send matched, or a single-copy message read: id at 20)
+ *         4 int tag, 8 int context, 12 int element type code, 16 int payload bytes, 20 int id
+ *        24 long sequence: written last (release): 1 + the entry's first line counted over the
+ *           lane's life
+ *        32 payload, running on through the entry's lines
+ *       Every message of the pair has an entry, in send order: the lane is the order in which
+ *       the receiver matches the pair's messages (MPI non-overtaking) whichever path carries
+ *       the payload; a receiver reads a FIRST or SINGLE cell only when its L_CELL entry comes
+ *       up, and a message's MORE cells as they arrive.
  * doorbells, one per rank, after the rings at HEADER_BYTES + size * size * ringBytes + 64 r
  *   0   int   sequence: the futex word the rank sleeps on; a sender adds 1 and wakes it
  *   4   int   sleepers: threads of the rank that announced they are about to sleep (or sleep)
@@ -72,6 +89,34 @@ final class ShmLayout {
 
     static final int RING_HEAD = 64;
     static final int RING_CELLS = 128;
+    static final int OFF_LANE_LINES = 36;
+    static final int OFF_LANE_MAX = 40;
+
+    static final int LANE_LINE = 64;
+    /**
+     * Lines of each pair's small-message lane ({@code tessera.shm.laneLines}, a power of two
+     * (rounded down), at least 16; default 1024: 64 KiB, as many 8-byte messages, 60 of 1 KiB).
+     */
+    static final int LANE_LINES = Integer.highestOneBit(Math.max(16, Integer.getInteger("tessera.shm.laneLines", 1024)));
+    /**
+     * Largest payload of a standard message that travels inline in the lane
+     * ({@code tessera.shm.laneMax}, default 1 KiB; larger messages go through the cells, with a
+     * one-line L_CELL entry in the lane; 0: only those entries). At most half the lane.
+     */
+    static final int LANE_MAX = Math.max(0, Math.min(Integer.getInteger("tessera.shm.laneMax", 1024),
+            LANE_LINES / 2 * 64 - 32));
+    static final int LANE_ENTRY_HEADER = 32;
+    static final int L_KIND = 0;
+    static final int L_TAG = 4;
+    static final int L_CONTEXT = 8;
+    static final int L_TYPE = 12;
+    static final int L_LENGTH = 16;
+    static final int L_ID = 20;
+    static final int L_SEQ = 24;
+    static final int L_PAYLOAD = LANE_ENTRY_HEADER;
+    static final int L_MSG = 1;
+    static final int L_CELL = 2;
+    static final int L_ACK = 3;
 
     static final int DOORBELL_BYTES = 64;
     static final int D_SEQUENCE = 0;
@@ -113,7 +158,17 @@ final class ShmLayout {
     }
 
     static long ringBytes(int cellBytes, int cells) {
-        return RING_CELLS + (long) cellBytes * cells;
+        return RING_CELLS + (long) cellBytes * cells + laneBytes();
+    }
+
+    /** Bytes of a lane: its head's line, its lines, and the overflow area (an entry's lines but one). */
+    static long laneBytes() {
+        return LANE_LINE + (long) (LANE_LINES + ShmLane.linesFor(LANE_MAX) - 1) * LANE_LINE;
+    }
+
+    /** Where the lane of the pair (src, dst) starts: after the ring's cells. */
+    static long laneOffset(int src, int dst, int size, int cellBytes, int cells) {
+        return ringOffset(src, dst, size, cellBytes, cells) + RING_CELLS + (long) cellBytes * cells;
     }
 
     static long fileBytes(int size, int cellBytes, int cells) {

@@ -45,6 +45,11 @@ class CorruptCellTest {
             cell.set(ValueLayout.JAVA_INT, ShmLayout.C_CHUNK, 1000);
             fill.accept(cell);
             fromZero.publish();
+            // the cell's place in the pair's order: a one-line entry in the lane
+            ShmLane lane = new ShmLane(file, ShmLayout.laneOffset(0, 1, 2, CELL_BYTES, CELLS), true);
+            long mark = lane.claimAt(0);
+            lane.segment().set(ValueLayout.JAVA_INT, mark + ShmLayout.L_KIND, ShmLayout.L_CELL);
+            lane.publish();
             TesseraException e = assertThrows(TesseraException.class, () -> {
                 for (int i = 0; i < 3; i++) {
                     rank1.progress();
@@ -70,5 +75,43 @@ class CorruptCellTest {
                 default -> throw new IllegalArgumentException(what);
             }
         });
+    }
+
+    /** A corrupt lane entry (the small-message lane beside the cells) is reported the same way. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"unknown lane kind", "message longer than the lane holds", "negative length",
+        "cell entry without a cell"})
+    void aCorruptLaneEntryIsAnErrorNamingTheRank(String what) {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment file = arena.allocate(ShmLayout.fileBytes(2, CELL_BYTES, CELLS), 64);
+            for (int r = 0; r < 2; r++) {
+                file.set(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(r), ProcessHandle.current().pid());
+                file.set(ValueLayout.JAVA_INT, ShmLayout.rankOffset(r) + 8, ShmLayout.STATE_ATTACHED);
+            }
+            JobFailure failure = new JobFailure();
+            ShmDevice rank1 = new ShmDevice(file, 1, 2, CELL_BYTES, CELLS, CELL_BYTES - ShmLayout.CELL_HEADER, failure,
+                    new MatchingEngine(), new int[] {0, 1}, dev.tessera.device.WaitMode.SPIN);
+            ShmLane lane = new ShmLane(file, ShmLayout.laneOffset(0, 1, 2, CELL_BYTES, CELLS), true);
+            long at = lane.claimAt(8);
+            MemorySegment entries = lane.segment();
+            entries.set(ValueLayout.JAVA_INT, at + ShmLayout.L_KIND, ShmLayout.L_MSG);
+            entries.set(ValueLayout.JAVA_INT, at + ShmLayout.L_LENGTH, 8);
+            switch (what) {
+                case "unknown lane kind" -> entries.set(ValueLayout.JAVA_INT, at + ShmLayout.L_KIND, 42);
+                case "message longer than the lane holds" -> entries.set(ValueLayout.JAVA_INT, at + ShmLayout.L_LENGTH,
+                        ShmLayout.LANE_MAX + 1);
+                case "negative length" -> entries.set(ValueLayout.JAVA_INT, at + ShmLayout.L_LENGTH, -3);
+                case "cell entry without a cell" -> entries.set(ValueLayout.JAVA_INT, at + ShmLayout.L_KIND, ShmLayout.L_CELL);
+                default -> throw new IllegalArgumentException(what);
+            }
+            lane.publish();
+            TesseraException e = assertThrows(TesseraException.class, () -> {
+                for (int i = 0; i < 3; i++) {
+                    rank1.progress();
+                }
+                rank1.checkHealthy();
+            });
+            assertTrue(e.getMessage().contains("corrupt shared-memory cell from rank 0"), e.getMessage());
+        }
     }
 }

@@ -106,23 +106,36 @@ class ShmSmallMessageTest {
     }
 
     @Test
-    void anEightByteMessageIsOneCacheLine() {
+    void anEightByteMessageIsOneCacheLineOfTheLane() {
         MemorySegment data = pattern(8, 3);
         DeviceRequest send = rank0.isend(data, 1, 5, 0, 0, false);
         assertTrue(send.isComplete(), "a small standard send completes at once");
 
+        MemorySegment lane = file.asSlice(ShmLayout.laneOffset(0, 1, 2, CELL_BYTES, CELLS), ShmLayout.laneBytes());
+        MemorySegment entry = lane.asSlice(ShmLayout.LANE_LINE, 128);
+        assertEquals(1L, entry.get(ValueLayout.JAVA_LONG, ShmLayout.L_SEQ), "the first entry's sequence word");
+        assertEquals(ShmLayout.L_MSG, entry.get(ValueLayout.JAVA_INT, ShmLayout.L_KIND));
+        assertEquals(8, entry.get(ValueLayout.JAVA_INT, ShmLayout.L_LENGTH));
+        assertEquals(5, entry.get(ValueLayout.JAVA_INT, ShmLayout.L_TAG));
+        assertArrayEquals(data.toArray(ValueLayout.JAVA_BYTE),
+                entry.asSlice(ShmLayout.L_PAYLOAD, 8).toArray(ValueLayout.JAVA_BYTE), "the payload after the header");
+        assertArrayEquals(new byte[64], entry.asSlice(64, 64).toArray(ValueLayout.JAVA_BYTE),
+                "nothing written past the entry's cache line");
         MemorySegment cell = file.asSlice(ShmLayout.ringOffset(0, 1, 2, CELL_BYTES, CELLS) + ShmLayout.RING_CELLS,
                 CELL_BYTES);
-        assertEquals(1L, cell.get(ValueLayout.JAVA_LONG, ShmLayout.C_SEQ), "the first cell's sequence word");
-        assertEquals(8, cell.get(ValueLayout.JAVA_INT, ShmLayout.C_CHUNK));
-        assertArrayEquals(data.toArray(ValueLayout.JAVA_BYTE),
-                cell.asSlice(ShmLayout.C_INLINE, 8).toArray(ValueLayout.JAVA_BYTE), "the payload after the header");
-        assertArrayEquals(new byte[64], cell.asSlice(ShmLayout.CELL_HEADER, 64).toArray(ValueLayout.JAVA_BYTE),
-                "nothing written past the cell's first cache line");
+        assertEquals(0L, cell.get(ValueLayout.JAVA_LONG, ShmLayout.C_SEQ), "no cell used");
+
+        // the next message follows in the next line: consecutive small messages are read sequentially
+        DeviceRequest second = rank0.isend(pattern(8, 4), 1, 6, 0, 0, false);
+        assertTrue(second.isComplete());
+        assertEquals(2L, lane.get(ValueLayout.JAVA_LONG, 2L * ShmLayout.LANE_LINE + ShmLayout.L_SEQ));
 
         ReceiveRequest recv = rank1.irecv(MemorySegment.ofArray(new byte[8]), 0, 5, 0, 0);
         untilComplete(recv);
         assertArrayEquals(data.toArray(ValueLayout.JAVA_BYTE), recv.buffer().toArray(ValueLayout.JAVA_BYTE));
+        ReceiveRequest recv2 = rank1.irecv(MemorySegment.ofArray(new byte[8]), 0, 6, 0, 0);
+        untilComplete(recv2);
+        assertArrayEquals(pattern(8, 4).toArray(ValueLayout.JAVA_BYTE), recv2.buffer().toArray(ValueLayout.JAVA_BYTE));
     }
 
     @Test
@@ -170,7 +183,8 @@ class ShmSmallMessageTest {
         // stops: after one drain of an odd number of cells, every cell is free again, so the next
         // ring's worth of small sends all go straight into the ring (the shared, already complete
         // request) instead of the queue
-        MemorySegment data = pattern(8, 1);
+        int n = ShmLayout.LANE_MAX + 1000;   // a one-cell message (smaller ones take the lane)
+        MemorySegment data = pattern(n, 1);
         DeviceRequest direct = rank0.isend(data, 1, 4, 0, 0, false);
         for (int i = 1; i < CELLS - 1; i++) {
             assertSame(direct, rank0.isend(data, 1, 4, 0, 0, false), "message " + i + " of the first lap");
@@ -180,9 +194,9 @@ class ShmSmallMessageTest {
             assertSame(direct, rank0.isend(data, 1, 4, 0, 0, false), "message " + i + " after one drain: its cell is free");
         }
         for (int i = 0; i < 2 * CELLS - 1; i++) {
-            ReceiveRequest recv = rank1.irecv(MemorySegment.ofArray(new byte[8]), 0, 4, 0, 0);
+            ReceiveRequest recv = rank1.irecv(MemorySegment.ofArray(new byte[n]), 0, 4, 0, 0);
             untilComplete(recv);
-            assertEquals(8, recv.byteCount(), "message " + i);
+            assertEquals(n, recv.byteCount(), "message " + i);
         }
     }
 
