@@ -3,7 +3,6 @@ package dev.tessera.npb.ft;
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
-import dev.tessera.npb.JitSettle;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
@@ -152,8 +151,6 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
             s.setup();
             s.forward();
         }
-        // As the reference (no time step) the run stays the reference's; with steps, the JIT finishes what they started.
-        JitSettle.Outcome settled = warmUp > 0 ? JitSettle.afterWarmUp() : null;
         world.barrier();
         long start = System.nanoTime();
         Progress.start();
@@ -183,7 +180,7 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
         }
         double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
         return new KernelResult("FT", p.problemClass(), p.nx() + "x" + p.ny() + "x" + p.nz(), p.iterations(), seconds,
-                mops, "floating point", verified, detail.toString(), JitSettle.describe(warmUpText(warmUp, setups), settled));
+                mops, "floating point", verified, detail.toString(), warmUpText(warmUp, setups));
     }
 
     /** The report's WARM-UP line. */

@@ -4,7 +4,6 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.CartComm;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
-import dev.tessera.npb.JitSettle;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
@@ -203,8 +202,6 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             s.resid(lt);
         }
         s.initialise();
-        // With the reference's one cycle the run stays the reference's; with more, the JIT finishes what they started.
-        JitSettle.Outcome settled = cycles > 1 ? JitSettle.afterWarmUp() : null;
         grid.barrier();
 
         long start = System.nanoTime();
@@ -228,7 +225,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                 rnm2, p.verifyValue(), err);
         double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
         return new KernelResult("MG", p.problemClass(), p.n() + "x" + p.n() + "x" + p.n(), p.iterations(), seconds,
-                mops, "floating point", verified, detail, JitSettle.describe(warmUpText(cycles), settled));
+                mops, "floating point", verified, detail, warmUpText(cycles));
     }
 
     /** One rank's hierarchy and the V-cycle (MG/mg.f mg3P) over it. */
