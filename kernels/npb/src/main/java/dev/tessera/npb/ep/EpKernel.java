@@ -12,6 +12,7 @@ import dev.tessera.npb.Progress;
 import dev.tessera.npb.Randlc;
 import dev.tessera.task.Team;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * EP, the "embarrassingly parallel" kernel: 2^(m+1) uniform random numbers of the NPB
@@ -24,9 +25,18 @@ import java.util.Locale;
  * nn mod np ranks one more); the first number of batch k is found without generating the
  * ones before it, by jumping the generator with a^(2^17 k) through binary powering. At the
  * end the two sums and the ten counts are summed over ranks with three allreduces, and the
- * time is the maximum over ranks. Inside a rank, the team's members take contiguous runs of
- * the rank's batches, each with its own batch buffer and accumulators, combined in member
- * order.
+ * time is the maximum over ranks. Inside a rank, the team's members claim the rank's
+ * batches one at a time from a shared counter, each with its own batch buffer and counts;
+ * each batch's two sums go to the batch's own slot and are added up in batch order at the
+ * end, so the sums are the same, bit for bit, at any number of threads.
+ *
+ * <p>Why batches are claimed rather than dealt in halves: on two cores the JVM's own
+ * threads (compiler, GC) and the machine's take turns with the members, and with a static
+ * split the member that was interrupted ends last while the other waits (class A at 1 x 2
+ * on the 2-vCPU Intel Xeon, docs/npb.md stop 39: the members ended 0.05-0.26 s apart in a
+ * 9 s run). A batch is 2^17 numbers (about 4 ms on one core), so claiming one costs nothing
+ * measurable and the members end at most a batch apart. The gain is small: 5 alternating
+ * rounds against the static split, 58.2-61.1 (median 60.3) against 59.6-61.0 (59.8) Mop/s.
  *
  * <p>Verification: both sums within a relative 1e-8 of the reference's values for m.
  */
@@ -54,12 +64,18 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
     static final double[] SY_REFERENCE = {-6.958407078382297e+3, -6.320053679109499e+3, -1.580732573678431e+4,
         -2.660669192809235e+4, -8.084072988043731e+4};
 
-    /** Per-member accumulator layout: q[0..NQ), then sx, sy; padded so members do not share cache lines. */
-    private static final int SX = NQ;
-    private static final int SY = NQ + 1;
-    private static final int ACC_STRIDE = NQ + 2 + 4;
+    /** Per-member counts q[0..NQ), padded to 128 bytes so members do not share cache lines. */
+    private static final int ACC_STRIDE = NQ + 6;
+
+    /** The two sums (sx, sy) of the last run on this kernel object, bit for bit; for tests. */
+    private volatile double[] lastSums;
 
     public EpKernel() {
+    }
+
+    /** The sums sx and sy of the last run (every rank has the same), or null before the first. */
+    double[] lastSums() {
+        return lastSums;
     }
 
     @Override
@@ -81,7 +97,10 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
 
     @Override
     public long heapBytesPerRank(char problemClass, int ranks, int threads) {
-        return (long) threads * (2L * NK * Double.BYTES + ACC_STRIDE * Double.BYTES) + (1 << 20);
+        int c = CLASSES.indexOf(Character.toUpperCase(problemClass));
+        long batchesPerRank = c < 0 ? 0 : ((1L << (M[c] - MK)) + Math.max(1, ranks) - 1) / Math.max(1, ranks);
+        return (long) threads * (2L * NK * Double.BYTES + ACC_STRIDE * Double.BYTES) + 2 * batchesPerRank * Double.BYTES
+                + (1 << 20);
     }
 
     @Override
@@ -103,6 +122,9 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
         int members = team.size();
         double[][] x = new double[members][2 * NK];
         double[] acc = new double[members * ACC_STRIDE];
+        // The two sums of each of this rank's batches, added up in batch order after the region.
+        double[] batchSums = new double[2 * np];
+        AtomicInteger nextBatch = new AtomicInteger();
         // Touch the batch buffers before timing, as the reference does (x = -1.d99).
         team.region(ctx -> java.util.Arrays.fill(x[ctx.id()], -1.0e99));
 
@@ -119,18 +141,19 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
         int batches = np;
         team.region(ctx -> {
             int id = ctx.id();
-            int from = (int) ((long) batches * id / members);
-            int to = (int) ((long) batches * (id + 1) / members);
-            gaussianPairs(from, to, batches, kOffset, jump, x[id], acc, id * ACC_STRIDE, id == 0);
+            gaussianPairs(nextBatch, batches, kOffset, jump, x[id], batchSums, acc, id * ACC_STRIDE, id == 0);
         });
 
         double sx = 0;
         double sy = 0;
+        for (int b = 0; b < batches; b++) {
+            sx += batchSums[2 * b];
+            sy += batchSums[2 * b + 1];
+        }
+        // The counts are whole numbers far below 2^53: their sum does not depend on the order.
         double[] q = new double[NQ];
         for (int id = 0; id < members; id++) {
             int o = id * ACC_STRIDE;
-            sx += acc[o + SX];
-            sy += acc[o + SY];
             for (int l = 0; l < NQ; l++) {
                 q[l] += acc[o + l];
             }
@@ -138,6 +161,7 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
         // The reference's final reductions: sx, sy, then the counts.
         sx = world.allreduce(sx, Op.SUM);
         sy = world.allreduce(sy, Op.SUM);
+        lastSums = new double[] {sx, sy};
         double[] qTotal = new double[NQ];
         world.allreduce(Buffer.of(q), Buffer.of(qTotal), Op.SUM);
         double gc = 0;
@@ -165,20 +189,22 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
     }
 
     /**
-     * Batches [from, to) of this rank (1-based batch k = from+1 .. to): generates each
-     * batch's 2 nk uniforms and tallies its Gaussian pairs into {@code acc[o ..]}.
+     * Claims this rank's batches (0-based b, global batch k = kOffset + b + 1) from
+     * {@code next} until none is left: generates each batch's 2 nk uniforms, writes its two
+     * sums to {@code batchSums[2b], [2b+1]} and tallies its counts into {@code acc[o ..]}.
      */
-    private static void gaussianPairs(int from, int to, int batches, int kOffset, double an, double[] x,
-            double[] acc, int o, boolean reportsProgress) {
-        double sx = 0;
-        double sy = 0;
+    private static void gaussianPairs(AtomicInteger next, int batches, int kOffset, double an, double[] x,
+            double[] batchSums, double[] acc, int o, boolean reportsProgress) {
         // The counts in an array of this member's own, allocated by its thread, copied to acc at the
         // end: incremented in the shared acc (members 128 bytes apart), they made class A at 1x2
         // about 5% slower (4.76-4.78 s against 4.51-4.54, second runs in one JVM).
         double[] q = new double[NQ];
-        for (int k = from + 1; k <= to; k++) {
+        int b;
+        while ((b = next.getAndIncrement()) < batches) {
+            double sx = 0;
+            double sy = 0;
             // Starting seed of global batch kk: s * an^kk (binary powering, ep.f loop 120).
-            int kk = kOffset + k;
+            int kk = kOffset + b + 1;
             double t1 = S;
             double t2 = an;
             for (int i = 1; i <= 100; i++) {
@@ -207,14 +233,13 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
                     sy += g2;
                 }
             }
+            batchSums[2 * b] = sx;
+            batchSums[2 * b + 1] = sy;
             if (reportsProgress) {
-                // Member 0 holds the first block; its share of the rank's batches stands for the whole.
-                long done = (long) (k - from) * batches / Math.max(1, to - from);
-                Progress.iteration((int) done, batches);
+                // Batches are claimed in order: the one member 0 just finished tells how far the rank is.
+                Progress.iteration(b + 1, batches);
             }
         }
         System.arraycopy(q, 0, acc, o, NQ);
-        acc[o + SX] = sx;
-        acc[o + SY] = sy;
     }
 }

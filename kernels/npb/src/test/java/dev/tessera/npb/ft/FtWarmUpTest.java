@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** FT's untimed time step leaves nothing behind: the timed checksums are those of a run without it. */
+/** FT's untimed time steps and extra setups leave nothing behind: the timed checksums are those of a run without them. */
 class FtWarmUpTest {
 
     @ParameterizedTest(name = "class S on {0} ranks x {1} threads")
@@ -28,8 +28,8 @@ class FtWarmUpTest {
         // The six checksums as the detail lines print them (13 significant digits).
         assertEquals(cold.verificationDetail(), warm.verificationDetail());
         assertEquals("setup and forward FFT once untimed (as the reference)", cold.warmUp());
-        assertEquals("setup and forward FFT, then 6 time steps (evolve, inverse FFT, checksum) untimed"
-                + " (reference: setup and forward FFT)", warm.warmUp());
+        assertEquals("setup and forward FFT, then 6 time steps (evolve, inverse FFT, checksum), then setup and forward"
+                + " FFT 2 more times untimed (reference: setup and forward FFT)", warm.warmUp());
     }
 
     @Test
@@ -38,8 +38,11 @@ class FtWarmUpTest {
         assertEquals(6, FtKernel.warmUpSteps('a'));
         assertEquals(2, FtKernel.warmUpSteps('B'));
         assertEquals(2, FtKernel.warmUpSteps('C'));
+        assertEquals(2, FtKernel.warmUpSetups('a'));
+        assertEquals(0, FtKernel.warmUpSetups('B'));
+        assertEquals(0, FtKernel.warmUpSetups('C'));
         assertEquals("setup and forward FFT, then 1 time step (evolve, inverse FFT, checksum) untimed"
-                + " (reference: setup and forward FFT)", FtKernel.warmUpText(1));
+                + " (reference: setup and forward FFT)", FtKernel.warmUpText(1, 0));
     }
 
     /** warmUpSteps -1: the class's default. */
