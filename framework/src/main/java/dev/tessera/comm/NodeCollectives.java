@@ -213,6 +213,11 @@ final class NodeCollectives {
     }
 
     private static final String CHUNKS = System.getProperty("tessera.shm.coll.chunks", "auto");
+    /**
+     * From this many bytes an allreduce on more than two ranks is split into shares even when it fits a slot
+     * (tessera.shm.coll.splitFrom; every rank must be given the same value).
+     */
+    static final long SPLIT_FROM = Long.getLong("tessera.shm.coll.splitFrom", 16 * 1024);
 
     /** Bytes one rank can contribute to a call through the slots. */
     long slotBytes() {
@@ -625,11 +630,14 @@ final class NodeCollectives {
 
     /**
      * Allreduce of {@code send} into {@code data} (the same segment when in place): a vector that fits a slot goes through it in one
-     * flagged call and every rank combines all of it; a larger one is split ({@link #split}).
+     * flagged call and every rank combines all of it; a larger one is split ({@link #split}), and so is one of
+     * {@link #SPLIT_FROM} bytes or more on more than two ranks, where combining everything on every rank costs more than
+     * the split's second wait (4 ranks on 2 cores, 64 KiB slots, 32 KiB: 50-60 us whole, 24-35 us split).
      */
     void allreduce(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment data, int count, Op op,
             Datatype type) {
-        if ((long) count * type.byteSize() > slot) {
+        long bytes = (long) count * type.byteSize();
+        if (bytes > slot || (p > 2 && bytes >= SPLIT_FROM && op.builtIn())) {
             split(signature, send, data, count, op, type, -1);
             return;
         }
