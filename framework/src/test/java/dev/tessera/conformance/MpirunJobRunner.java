@@ -190,8 +190,12 @@ public final class MpirunJobRunner implements JobRunner {
             cmd.addAll(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
             vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
         }
+        RankClassSharing.Setup sharing = RankClassSharing.get();
         cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
+                "-XX:+UseSerialGC"));
+        cmd.addAll(sharing.jvmOptions());
+        cmd.addAll(List.of("-cp", sharing.classPath() != null ? sharing.classPath() : System.getProperty("java.class.path"),
+                mainClass));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
