@@ -55,10 +55,12 @@ class CollectiveConformanceTest {
         return rank * 1000.0 + i;
     }
 
+    /** One job checks up to 3 algorithms: the job time limit and this one are 3 times a single job's (90 s). */
+    @Timeout(300)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("bcastCases")
     void bcastCopiesTheRootsBufferEverywhere(JobRunner runner, int ranks, List<String> algorithms) {
-        runner.run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("bcast"), algorithm -> {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("bcast"), algorithm -> {
             for (int root = 0; root < world.size(); root++) {
                 for (int n : new int[] {0, 1, 6, 5000}) {
                     double[] data = new double[n];
@@ -79,10 +81,12 @@ class CollectiveConformanceTest {
         }));
     }
 
+    /** One job checks up to 3 algorithms: the job time limit and this one are 3 times a single job's (90 s). */
+    @Timeout(300)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("gatherCases")
     void gatherAndScatterMoveBlockIToAndFromRankI(JobRunner runner, int ranks, List<String> algorithms) {
-        runner.run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("gather", "scatter"), algorithm -> {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("gather", "scatter"), algorithm -> {
             int p = world.size();
             int block = 3;
             for (int root = 0; root < p; root++) {
@@ -175,10 +179,12 @@ class CollectiveConformanceTest {
         });
     }
 
+    /** One job checks up to 3 algorithms: the job time limit and this one are 3 times a single job's (90 s). */
+    @Timeout(300)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("allgatherCases")
     void allgatherAssemblesEveryBlockEverywhere(JobRunner runner, int ranks, List<String> algorithms) {
-        runner.run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allgather"), algorithm -> {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allgather"), algorithm -> {
             int p = world.size();
             for (int block : new int[] {0, 1, 4, 3000}) {
                 double[] mine = new double[block];
@@ -200,10 +206,12 @@ class CollectiveConformanceTest {
         }));
     }
 
+    /** One job checks up to 3 algorithms: the job time limit and this one are 3 times a single job's (90 s). */
+    @Timeout(300)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("alltoallCases")
     void alltoallTransposesBlocks(JobRunner runner, int ranks, List<String> algorithms) {
-        runner.run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("alltoall"), algorithm -> {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("alltoall"), algorithm -> {
             int p = world.size();
             for (int block : new int[] {1, 2, 500}) {
                 long[] send = new long[p * block];

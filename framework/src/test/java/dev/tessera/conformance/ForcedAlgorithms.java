@@ -42,7 +42,8 @@ final class ForcedAlgorithms {
             try {
                 check.run(algorithm);
             } catch (Exception | AssertionError e) {
-                throw new AssertionError(String.join("/", collectives) + " with algorithm " + algorithm + ": " + e, e);
+                throw new AssertionError(String.join("/", collectives) + " with algorithm " + algorithm + " on " + world.size()
+                        + " ranks: " + e, e);
             }
         }
     }

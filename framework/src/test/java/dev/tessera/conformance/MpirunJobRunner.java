@@ -55,6 +55,11 @@ public final class MpirunJobRunner implements JobRunner {
         return new MpirunJobRunner(nativeCollectives, timeout, mpich, all);
     }
 
+    @Override
+    public MpirunJobRunner withTimeLimitTimes(int times) {
+        return new MpirunJobRunner(nativeCollectives, timeout.multipliedBy(times), mpich, extraEnv);
+    }
+
     /** Whether this runner's jobs use the library's own collectives. */
     public boolean nativeCollectives() {
         return nativeCollectives;

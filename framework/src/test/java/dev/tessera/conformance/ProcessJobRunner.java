@@ -47,6 +47,11 @@ public final class ProcessJobRunner implements JobRunner {
     }
 
     @Override
+    public ProcessJobRunner withTimeLimitTimes(int times) {
+        return new ProcessJobRunner(device, timeout.multipliedBy(times), emulatedNodes, jvmOptions);
+    }
+
+    @Override
     public String device() {
         return device;
     }

@@ -34,10 +34,12 @@ class ReductionConformanceTest {
     /** Vector lengths: empty, shorter than p, odd, and long enough for the long-vector algorithms. */
     static final int[] LENGTHS = {0, 1, 5, 1000, 3000};
 
+    /** One job checks up to 4 algorithms: the job time limit and this one are 4 times a single job's (90 s). */
+    @Timeout(400)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("allreduceCases")
     void allreduceMatchesReferenceForEveryOpAndType(JobRunner runner, int ranks, List<String> algorithms) {
-        runner.run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allreduce"), algorithm -> {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allreduce"), algorithm -> {
             for (String op : TypedValues.OPS) {
                 for (Datatype t : TypedValues.TYPES) {
                     if (!TypedValues.applicable(op, t)) {
@@ -130,10 +132,12 @@ class ReductionConformanceTest {
         return acc;
     }
 
+    /** One job checks up to 4 algorithms: the job time limit and this one are 4 times a single job's (90 s). */
+    @Timeout(400)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("allreduceCases")
     void nonCommutativeOperationsCombineInRankOrder(JobRunner runner, int ranks, List<String> algorithms) {
-        runner.run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allreduce"), algorithm -> {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allreduce"), algorithm -> {
             int p = world.size();
             int count = 300;
             long[] all = new long[4 * count];
