@@ -30,9 +30,9 @@ class CollectiveConformanceTest {
         return Runners.withNativeCollectives().stream().flatMap(r -> RANKS.stream().filter(r::runs).map(n -> Arguments.of(r, n)));
     }
 
+    /** Each runner and rank count with the algorithms it runs, checked one after the other in one job. */
     static Stream<Arguments> cases(String... algorithms) {
-        return Runners.withNativeCollectives().stream().flatMap(r -> RANKS.stream().filter(r::runs).flatMap(n ->
-                Stream.of(algorithms).filter(r::runsAlgorithm).map(a -> Arguments.of(r, n, a))));
+        return ForcedAlgorithms.cases(Runners.withNativeCollectives(), RANKS, algorithms);
     }
 
     static Stream<Arguments> bcastCases() {
@@ -55,11 +55,12 @@ class CollectiveConformanceTest {
         return rank * 1000.0 + i;
     }
 
+    /** One job checks up to 3 algorithms: the job time limit and this one are 3 times a single job's (90 s). */
+    @Timeout(300)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("bcastCases")
-    void bcastCopiesTheRootsBufferEverywhere(JobRunner runner, int ranks, String algorithm) {
-        runner.run(ranks, world -> {
-            world.tuning().force("bcast", algorithm);
+    void bcastCopiesTheRootsBufferEverywhere(JobRunner runner, int ranks, List<String> algorithms) {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("bcast"), algorithm -> {
             for (int root = 0; root < world.size(); root++) {
                 for (int n : new int[] {0, 1, 6, 5000}) {
                     double[] data = new double[n];
@@ -77,15 +78,15 @@ class CollectiveConformanceTest {
             boolean[] flags = {world.rank() == 0, true, false};
             world.bcast(Buffer.of(flags), 0);
             assertArrayEquals(new boolean[] {true, true, false}, flags);
-        });
+        }));
     }
 
+    /** One job checks up to 3 algorithms: the job time limit and this one are 3 times a single job's (90 s). */
+    @Timeout(300)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("gatherCases")
-    void gatherAndScatterMoveBlockIToAndFromRankI(JobRunner runner, int ranks, String algorithm) {
-        runner.run(ranks, world -> {
-            world.tuning().force("gather", algorithm);
-            world.tuning().force("scatter", algorithm);
+    void gatherAndScatterMoveBlockIToAndFromRankI(JobRunner runner, int ranks, List<String> algorithms) {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("gather", "scatter"), algorithm -> {
             int p = world.size();
             int block = 3;
             for (int root = 0; root < p; root++) {
@@ -109,7 +110,7 @@ class CollectiveConformanceTest {
                     assertEquals((world.rank() * block + i) * 7 + root, got[i]);
                 }
             }
-        });
+        }));
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks")
@@ -178,11 +179,12 @@ class CollectiveConformanceTest {
         });
     }
 
+    /** One job checks up to 3 algorithms: the job time limit and this one are 3 times a single job's (90 s). */
+    @Timeout(300)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("allgatherCases")
-    void allgatherAssemblesEveryBlockEverywhere(JobRunner runner, int ranks, String algorithm) {
-        runner.run(ranks, world -> {
-            world.tuning().force("allgather", algorithm);
+    void allgatherAssemblesEveryBlockEverywhere(JobRunner runner, int ranks, List<String> algorithms) {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allgather"), algorithm -> {
             int p = world.size();
             for (int block : new int[] {0, 1, 4, 3000}) {
                 double[] mine = new double[block];
@@ -201,14 +203,15 @@ class CollectiveConformanceTest {
                     }
                 }
             }
-        });
+        }));
     }
 
+    /** One job checks up to 3 algorithms: the job time limit and this one are 3 times a single job's (90 s). */
+    @Timeout(300)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("alltoallCases")
-    void alltoallTransposesBlocks(JobRunner runner, int ranks, String algorithm) {
-        runner.run(ranks, world -> {
-            world.tuning().force("alltoall", algorithm);
+    void alltoallTransposesBlocks(JobRunner runner, int ranks, List<String> algorithms) {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("alltoall"), algorithm -> {
             int p = world.size();
             for (int block : new int[] {1, 2, 500}) {
                 long[] send = new long[p * block];
@@ -225,7 +228,7 @@ class CollectiveConformanceTest {
                     }
                 }
             }
-        });
+        }));
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks")

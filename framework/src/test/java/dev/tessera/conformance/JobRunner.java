@@ -15,6 +15,14 @@ public interface JobRunner {
     /** Runs {@code body} with every rank initialised at thread level {@code level}. */
     void run(int ranks, dev.tessera.comm.ThreadLevel level, RankCase body);
 
+    /**
+     * This runner with its job time limit {@code times} as long (for a job that does the work
+     * of that many jobs, e.g. one per forced algorithm); itself by default. Its name is the same.
+     */
+    default JobRunner withTimeLimitTimes(int times) {
+        return this;
+    }
+
     /** Whether the suite runs jobs of this many ranks on this runner (all by default). */
     default boolean runs(int ranks) {
         return true;

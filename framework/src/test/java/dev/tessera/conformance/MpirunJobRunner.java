@@ -55,6 +55,11 @@ public final class MpirunJobRunner implements JobRunner {
         return new MpirunJobRunner(nativeCollectives, timeout, mpich, all);
     }
 
+    @Override
+    public MpirunJobRunner withTimeLimitTimes(int times) {
+        return new MpirunJobRunner(nativeCollectives, timeout.multipliedBy(times), mpich, extraEnv);
+    }
+
     /** Whether this runner's jobs use the library's own collectives. */
     public boolean nativeCollectives() {
         return nativeCollectives;
@@ -190,8 +195,12 @@ public final class MpirunJobRunner implements JobRunner {
             cmd.addAll(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe", "--bind-to", "none"));
             vars.forEach((k, v) -> cmd.addAll(List.of("-x", k + "=" + v)));
         }
+        RankClassSharing.Setup sharing = RankClassSharing.get();
         cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
+                "-XX:+UseSerialGC"));
+        cmd.addAll(sharing.jvmOptions());
+        cmd.addAll(List.of("-cp", sharing.classPath() != null ? sharing.classPath() : System.getProperty("java.class.path"),
+                mainClass));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");

@@ -47,6 +47,11 @@ public final class ProcessJobRunner implements JobRunner {
     }
 
     @Override
+    public ProcessJobRunner withTimeLimitTimes(int times) {
+        return new ProcessJobRunner(device, timeout.multipliedBy(times), emulatedNodes, jvmOptions);
+    }
+
+    @Override
     public String device() {
         return device;
     }
@@ -75,6 +80,11 @@ public final class ProcessJobRunner implements JobRunner {
 
     /** Launches a job and returns its outcome without judging it (for failure tests). */
     public Result launch(int ranks, RankCase body, List<String> extraArgs) {
+        return launch(ranks, body, extraArgs, RankClassSharing.get());
+    }
+
+    /** {@link #launch(int, RankCase, List)} with the ranks' class path and extra JVM options of {@code sharing}. */
+    Result launch(int ranks, RankCase body, List<String> extraArgs, RankClassSharing.Setup sharing) {
         Path file = null;
         try {
             file = Files.createTempFile("tessera-case-", ".ser");
@@ -86,10 +96,12 @@ public final class ProcessJobRunner implements JobRunner {
             List<String> args = new java.util.ArrayList<>(List.of(file.toString()));
             args.addAll(extraArgs);
             List<String> jvm = new java.util.ArrayList<>(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
+            jvm.addAll(sharing.jvmOptions());
             jvm.addAll(jvmOptions);
             LaunchSpec spec = new LaunchSpec(ranks, 0, List.of(), 1, device, true, List.of(),
                     ProcessRankCase.class.getName(), args, jvm, Duration.ofSeconds(30));
-            int status = new ProcessLauncher(sink, sink, timeout, emulatedNodes).run(spec);
+            int status = new ProcessLauncher(sink, sink, timeout, emulatedNodes)
+                    .rankClassPath(sharing.classPath()).run(spec);
             return new Result(status, bytes.toString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new AssertionError("cannot launch a " + device + " job", e);

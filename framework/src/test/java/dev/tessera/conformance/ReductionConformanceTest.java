@@ -22,10 +22,9 @@ class ReductionConformanceTest {
 
     static final List<Integer> RANKS = List.of(1, 2, 3, 4, 7);
 
+    /** Every allreduce algorithm each runner runs, checked one after the other in one job per runner and rank count. */
     static Stream<Arguments> allreduceCases() {
-        return Runners.withNativeCollectives().stream().flatMap(r -> RANKS.stream().filter(r::runs).flatMap(n ->
-                Stream.of("auto", "recursive_doubling", "rabenseifner", "ring").filter(r::runsAlgorithm)
-                        .map(a -> Arguments.of(r, n, a))));
+        return ForcedAlgorithms.cases(Runners.withNativeCollectives(), RANKS, "auto", "recursive_doubling", "rabenseifner", "ring");
     }
 
     static Stream<Arguments> runnersAndRanks() {
@@ -35,11 +34,12 @@ class ReductionConformanceTest {
     /** Vector lengths: empty, shorter than p, odd, and long enough for the long-vector algorithms. */
     static final int[] LENGTHS = {0, 1, 5, 1000, 3000};
 
+    /** One job checks up to 4 algorithms: the job time limit and this one are 4 times a single job's (90 s). */
+    @Timeout(400)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("allreduceCases")
-    void allreduceMatchesReferenceForEveryOpAndType(JobRunner runner, int ranks, String algorithm) {
-        runner.run(ranks, world -> {
-            world.tuning().force("allreduce", algorithm);
+    void allreduceMatchesReferenceForEveryOpAndType(JobRunner runner, int ranks, List<String> algorithms) {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allreduce"), algorithm -> {
             for (String op : TypedValues.OPS) {
                 for (Datatype t : TypedValues.TYPES) {
                     if (!TypedValues.applicable(op, t)) {
@@ -52,12 +52,12 @@ class ReductionConformanceTest {
                         long[] got = TypedValues.read(out);
                         for (int i = 0; i < n; i++) {
                             assertEquals(TypedValues.reference(op, t, 0, world.size(), i), got[i],
-                                    op + " " + t + " n=" + n + " i=" + i);
+                                    algorithm + ": " + op + " " + t + " n=" + n + " i=" + i);
                         }
                     }
                 }
             }
-        });
+        }));
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks")
@@ -132,11 +132,12 @@ class ReductionConformanceTest {
         return acc;
     }
 
+    /** One job checks up to 4 algorithms: the job time limit and this one are 4 times a single job's (90 s). */
+    @Timeout(400)
     @ParameterizedTest(name = "{0}: {1} ranks, {2}")
     @MethodSource("allreduceCases")
-    void nonCommutativeOperationsCombineInRankOrder(JobRunner runner, int ranks, String algorithm) {
-        runner.run(ranks, world -> {
-            world.tuning().force("allreduce", algorithm);
+    void nonCommutativeOperationsCombineInRankOrder(JobRunner runner, int ranks, List<String> algorithms) {
+        runner.withTimeLimitTimes(algorithms.size()).run(ranks, world -> ForcedAlgorithms.each(world, algorithms, List.of("allreduce"), algorithm -> {
             int p = world.size();
             int count = 300;
             long[] all = new long[4 * count];
@@ -164,7 +165,7 @@ class ReductionConformanceTest {
             long[] full = orderedProduct(0, p, 2 * p);
             assertArrayEquals(java.util.Arrays.copyOfRange(full, 8 * world.rank(), 8 * world.rank() + 8), scattered,
                     "reduceScatterBlock");
-        });
+        }));
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks")

@@ -22,6 +22,11 @@ public final class SmpJobRunner implements JobRunner {
     }
 
     @Override
+    public SmpJobRunner withTimeLimitTimes(int times) {
+        return new SmpJobRunner(timeoutSeconds * times, level);
+    }
+
+    @Override
     public String device() {
         return "smp";
     }

@@ -46,6 +46,8 @@ public final class ProcessLauncher {
     private volatile Path failureFile;
     /** What a rank's death does to the job; null: TESSERA_ON_RANK_FAILURE of this launcher's environment. */
     private dev.tessera.device.JobFailure.RankFailureMode rankFailureMode;
+    /** The class path the ranks start with; null: this JVM's. */
+    private String rankClassPath;
 
     /**
      * What the death of a rank process does to the job: ABORT (the default) stops the others;
@@ -53,6 +55,16 @@ public final class ProcessLauncher {
      */
     public ProcessLauncher onRankFailure(dev.tessera.device.JobFailure.RankFailureMode mode) {
         this.rankFailureMode = mode;
+        return this;
+    }
+
+    /**
+     * The class path the rank processes start with in place of this JVM's (the program's
+     * entries still follow it); null: this JVM's. The framework's tests use it to start ranks
+     * from jar copies of their class directories, which a class data sharing archive can cover.
+     */
+    public ProcessLauncher rankClassPath(String classPath) {
+        this.rankClassPath = classPath;
         return this;
     }
 
@@ -135,10 +147,10 @@ public final class ProcessLauncher {
                 Map<String, String> vars = rankVariables(spec, r, hostIndex, host, jobId, secret, dir, remote);
                 ProcessBuilder pb;
                 if (host == null || isLocal(host)) {
-                    pb = new ProcessBuilder(rankCommand(spec));
+                    pb = new ProcessBuilder(rankCommand(spec, rankClassPath));
                     pb.environment().putAll(vars);
                 } else {
-                    pb = new ProcessBuilder(sshCommand(host, vars, rankCommand(spec)));
+                    pb = new ProcessBuilder(sshCommand(host, vars, rankCommand(spec, rankClassPath)));
                 }
                 Process p = pb.start();
                 ranks.add(p);
@@ -352,12 +364,17 @@ public final class ProcessLauncher {
 
     /** The JVM command of a rank: this JVM's java, the framework's class path plus the program's, RankMain. */
     static List<String> rankCommand(LaunchSpec spec) {
+        return rankCommand(spec, null);
+    }
+
+    /** {@link #rankCommand(LaunchSpec)} with {@code baseClassPath} (null: this JVM's) in place of this JVM's class path. */
+    static List<String> rankCommand(LaunchSpec spec, String baseClassPath) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-Xss4m");
         cmd.addAll(spec.jvmOptions());
-        StringBuilder cp = new StringBuilder(System.getProperty("java.class.path"));
+        StringBuilder cp = new StringBuilder(baseClassPath != null ? baseClassPath : System.getProperty("java.class.path"));
         for (Path p : spec.classPath()) {
             cp.append(java.io.File.pathSeparatorChar).append(p.toAbsolutePath());
         }

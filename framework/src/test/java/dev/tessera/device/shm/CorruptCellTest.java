@@ -25,6 +25,20 @@ class CorruptCellTest {
     static final int CELL_BYTES = 4096;
     static final int CELLS = 8;
 
+    /**
+     * Rank 1's device, making progress on what rank 0 published, fails with an error that
+     * names rank 0 as the origin of a corrupt cell (not an exception from reading it).
+     */
+    static void assertCorruptFromRankZero(ShmDevice rank1) {
+        TesseraException e = assertThrows(TesseraException.class, () -> {
+            for (int i = 0; i < 3; i++) {
+                rank1.progress();
+            }
+            rank1.checkHealthy();
+        });
+        assertTrue(e.getMessage().contains("corrupt shared-memory cell from rank 0"), e.getMessage());
+    }
+
     static void corruptCellFromRankZero(Consumer<MemorySegment> fill) {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment file = arena.allocate(ShmLayout.fileBytes(2, CELL_BYTES, CELLS), 64);
@@ -50,13 +64,7 @@ class CorruptCellTest {
             long mark = lane.claimAt(0);
             lane.segment().set(ValueLayout.JAVA_INT, mark + ShmLayout.L_KIND, ShmLayout.L_CELL);
             lane.publish();
-            TesseraException e = assertThrows(TesseraException.class, () -> {
-                for (int i = 0; i < 3; i++) {
-                    rank1.progress();
-                }
-                rank1.checkHealthy();
-            });
-            assertTrue(e.getMessage().contains("corrupt shared-memory cell from rank 0"), e.getMessage());
+            assertCorruptFromRankZero(rank1);
         }
     }
 
@@ -105,13 +113,7 @@ class CorruptCellTest {
                 default -> throw new IllegalArgumentException(what);
             }
             lane.publish();
-            TesseraException e = assertThrows(TesseraException.class, () -> {
-                for (int i = 0; i < 3; i++) {
-                    rank1.progress();
-                }
-                rank1.checkHealthy();
-            });
-            assertTrue(e.getMessage().contains("corrupt shared-memory cell from rank 0"), e.getMessage());
+            assertCorruptFromRankZero(rank1);
         }
     }
 }
