@@ -25,10 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The packed small-message lane beside the cells ({@link ShmLane}): each message of a pair
- * travels by one path and carries the other path's count of messages sent before it, so the
- * receiver matches in send order whichever path carries the payload (lane inline, one cell,
- * several cells, single copy, synchronous), over many laps of
+ * The packed small-message lane beside the cells ({@link ShmLane}): every message of a pair
+ * has its entry in the lane, so the receiver matches in send order whichever path carries the
+ * payload (lane inline, one cell, several cells, single copy, synchronous), over many laps of
  * the lane and with entries running into its overflow area; a payload word of an earlier lap
  * never passes for a new entry. Three ranks' devices share one mapped segment in this process;
  * the test drives their progress.
