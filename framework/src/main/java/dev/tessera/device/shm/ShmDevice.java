@@ -6,7 +6,6 @@ import static dev.tessera.device.shm.ShmLayout.C_CONTEXT;
 import static dev.tessera.device.shm.ShmLayout.C_INLINE;
 import static dev.tessera.device.shm.ShmLayout.C_FLAGS;
 import static dev.tessera.device.shm.ShmLayout.C_ID;
-import static dev.tessera.device.shm.ShmLayout.C_LANE_BEFORE;
 import static dev.tessera.device.shm.ShmLayout.C_KIND;
 import static dev.tessera.device.shm.ShmLayout.C_TAG;
 import static dev.tessera.device.shm.ShmLayout.C_TOTAL;
@@ -15,6 +14,7 @@ import static dev.tessera.device.shm.ShmLayout.FIRST;
 import static dev.tessera.device.shm.ShmLayout.FLAG_SYNC;
 import static dev.tessera.device.shm.ShmLayout.LANE_MAX;
 import static dev.tessera.device.shm.ShmLayout.L_ACK;
+import static dev.tessera.device.shm.ShmLayout.L_CELL;
 import static dev.tessera.device.shm.ShmLayout.L_CONTEXT;
 import static dev.tessera.device.shm.ShmLayout.L_ID;
 import static dev.tessera.device.shm.ShmLayout.L_KIND;
@@ -54,18 +54,15 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link ShmLayout}): per ordered pair of ranks, one SPSC ring of fixed cells and, beside
  * it, a packed lane of 64-byte lines ({@link ShmLane}).
  *
- * <p>A standard message of up to {@link ShmLayout#LANE_MAX} bytes travels in the pair's lane:
- * header and payload in consecutive lines, so a stream of small messages is read line after
- * line (in cells 32 KiB apart each was a cold line). A larger or synchronous message travels
- * as a FIRST cell (envelope, total length, first piece of payload) and as many MORE cells as
- * its payload needs. Acknowledgements are lane entries. Each message carries the other path's
- * count of messages sent before it (a lane message the cell messages', a FIRST or SINGLE cell
- * the lane messages'), and the receiver takes the next message of either path only once
- * every message sent before it is taken: the pair's messages are matched in send order (MPI
- * non-overtaking), and a message in cells is handed over by its cell alone, as before the
- * lane (stop 40: the one-line L_CELL lane entry that stop 39 wrote for it, a second hand-off
- * per halo message, cost the heat example on 4 ranks of 2 cores about 10%). The ring is the
- * pipeline for large messages: the sender fills cells while
+ * <p>Every message has an entry in the pair's lane, in send order, and the receiver matches
+ * the pair's messages in the lane's order (MPI non-overtaking). A standard message of up to
+ * {@link ShmLayout#LANE_MAX} bytes is its entry: header and payload in consecutive lines, so
+ * a stream of small messages is read line after line (in cells 32 KiB apart each was a cold
+ * line). A larger or synchronous message travels as a FIRST cell (envelope, total length,
+ * first piece of payload) and as many MORE cells as its payload needs; its lane entry is one
+ * line (L_CELL) written after the FIRST cell is published, and the receiver reads the FIRST
+ * cell when that entry comes up, the MORE cells as they come. Acknowledgements are lane
+ * entries too. The ring is the pipeline for large messages: the sender fills cells while
  * the receiver drains them. A receiver that has the receive posted when FIRST arrives copies every piece
  * straight into the receive buffer; otherwise the pieces gather in a private buffer that
  * a later receive copies from. A synchronous send completes when its ACK entry comes back,
@@ -102,9 +99,6 @@ public final class ShmDevice extends MatchingDevice {
     private final ShmRing[] inbound;
     private final ShmLane[] inLanes;
     private final Assembly[] current;
-    /** Per peer: its lane messages (L_MSG entries) and cell messages (FIRST or SINGLE cells) matched so far. */
-    private final int[] laneTaken;
-    private final int[] cellTaken;
     private final Map<Integer, Outgoing> awaitingAck = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger();
     /**
@@ -217,8 +211,6 @@ public final class ShmDevice extends MatchingDevice {
         this.inbound = new ShmRing[size];
         this.inLanes = new ShmLane[size];
         this.current = new Assembly[size];
-        this.laneTaken = new int[size];
-        this.cellTaken = new int[size];
         this.peerPids = new long[size];
         for (int p = 0; p < size; p++) {
             if (p != rank) {
@@ -335,16 +327,8 @@ public final class ShmDevice extends MatchingDevice {
      */
     private static final class Outbound {
         final ShmRing ring;
-        /** The pair's lane: small messages' entries (payload inline) and acknowledgements. */
+        /** The pair's lane: every message's entry in send order, small messages' payloads inline. */
         final ShmLane lane;
-        /**
-         * Messages published so far in the lane (L_MSG entries) and in the cells (FIRST or SINGLE
-         * cells), under the lock: each message carries the other path's count at its send
-         * (a lane entry in L_ID, a cell in C_LANE_BEFORE), so the receiver matches the pair's
-         * messages in send order across the two paths.
-         */
-        private int laneSent;
-        private int cellSent;
         final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
         /** Size of the queue, readable without the lock: progress skips idle peers with one volatile read. */
         volatile int queued;
@@ -422,7 +406,8 @@ public final class ShmDevice extends MatchingDevice {
                     m.firstSent = true;
                     any = true;
                 } else if (m.kind == SINGLE && !m.firstSent) {
-                    MemorySegment cell = ring.claim();
+                    long mark = lane.claimAt(0);
+                    MemorySegment cell = mark < 0 ? null : ring.claim();
                     if (cell == null) {
                         return rang(any);
                     }
@@ -435,9 +420,9 @@ public final class ShmDevice extends MatchingDevice {
                     cell.set(ValueLayout.JAVA_INT, C_FLAGS, FLAG_SYNC);
                     cell.set(ValueLayout.JAVA_INT, C_CHUNK, 0);
                     cell.set(ValueLayout.JAVA_LONG, C_INLINE, m.payload.address());
-                    cell.set(ValueLayout.JAVA_INT, C_LANE_BEFORE, laneSent);
                     ring.publish();
-                    cellSent++;
+                    laneHeader(entries, mark, L_CELL, 0, 0, 0, 0, 0);
+                    lane.publish();
                     m.firstSent = true;
                     m.written = m.payload.byteSize();
                     any = true;
@@ -447,14 +432,17 @@ public final class ShmDevice extends MatchingDevice {
                     if (at < 0) {
                         return rang(any);
                     }
-                    laneMessage(entries, at, m.payload, m.tag, m.context, m.typeCode, cellSent);
+                    laneMessage(entries, at, m.payload, m.tag, m.context, m.typeCode);
                     lane.publish();
-                    laneSent++;
                     m.firstSent = true;
                     m.written = n;
                     any = true;
                 }
                 while (!m.firstSent || m.written < m.payload.byteSize()) {
+                    long mark = -1;
+                    if (!m.firstSent && (mark = lane.claimAt(0)) < 0) {
+                        return rang(any);
+                    }
                     MemorySegment cell = ring.claim();
                     if (cell == null) {
                         return rang(any);
@@ -468,13 +456,14 @@ public final class ShmDevice extends MatchingDevice {
                     cell.set(ValueLayout.JAVA_INT, C_ID, m.id);
                     cell.set(ValueLayout.JAVA_INT, C_FLAGS, m.sync ? FLAG_SYNC : 0);
                     cell.set(ValueLayout.JAVA_INT, C_CHUNK, chunk);
-                    cell.set(ValueLayout.JAVA_INT, C_LANE_BEFORE, laneSent);
                     if (chunk > 0) {
                         MemorySegment.copy(m.payload, m.written, cell, ShmLayout.payloadOffset(chunk), chunk);
                     }
                     ring.publish();
                     if (!m.firstSent) {
-                        cellSent++;   // the message's place in the pair's order, for the lane entries after it
+                        // the message's place in the pair's order: its FIRST cell is published before
+                        laneHeader(entries, mark, L_CELL, 0, 0, 0, 0, 0);
+                        lane.publish();
                     }
                     m.written += chunk;
                     m.firstSent = true;
@@ -519,13 +508,13 @@ public final class ShmDevice extends MatchingDevice {
                 if (at < 0) {
                     return false;
                 }
-                laneMessage(lane.segment(), at, payload, tag, context, typeCode, cellSent);
+                laneMessage(lane.segment(), at, payload, tag, context, typeCode);
                 lane.publish();
-                laneSent++;
                 ringPeer();
                 return true;
             }
-            long at = ring.claimAt();
+            long mark = lane.claimAt(0);
+            long at = mark < 0 ? -1 : ring.claimAt();
             if (at < 0) {
                 return false;
             }
@@ -538,12 +527,12 @@ public final class ShmDevice extends MatchingDevice {
             cells.set(ValueLayout.JAVA_INT, at + C_ID, 0);
             cells.set(ValueLayout.JAVA_INT, at + C_FLAGS, 0);
             cells.set(ValueLayout.JAVA_INT, at + C_CHUNK, n);
-            cells.set(ValueLayout.JAVA_INT, at + C_LANE_BEFORE, laneSent);
             if (n > 0) {
                 MemorySegment.copy(payload, 0, cells, at + ShmLayout.payloadOffset(n), n);
             }
             ring.publish();
-            cellSent++;
+            laneHeader(lane.segment(), mark, L_CELL, 0, 0, 0, 0, 0);
+            lane.publish();
             ringPeer();
             return true;
         }
@@ -570,14 +559,11 @@ public final class ShmDevice extends MatchingDevice {
         entries.set(ValueLayout.JAVA_INT, at + ShmLayout.L_ID, id);
     }
 
-    /**
-     * Writes a whole standard message into the lane entry at {@code at}: header and payload, not
-     * the sequence word; {@code cellsBefore}: the cell messages the pair published before it.
-     */
+    /** Writes a whole standard message into the lane entry at {@code at}: header and payload, not the sequence word. */
     private static void laneMessage(MemorySegment entries, long at, MemorySegment payload, int tag, int context,
-                                    int typeCode, int cellsBefore) {
+                                    int typeCode) {
         int n = (int) payload.byteSize();
-        laneHeader(entries, at, L_MSG, tag, context, typeCode, n, cellsBefore);
+        laneHeader(entries, at, L_MSG, tag, context, typeCode, n, 0);
         if (n > 0) {
             MemorySegment.copy(payload, 0, entries, at + L_PAYLOAD, n);
         }
@@ -788,7 +774,8 @@ public final class ShmDevice extends MatchingDevice {
      */
     private boolean workInSight() {
         for (int p = 0; p < size; p++) {
-            if (p != rank && (inLanes[p].peekAt() >= 0 || inbound[p].peekAt() >= 0 || outbound[p].queued > 0)) {
+            if (p != rank && (inLanes[p].peekAt() >= 0 || outbound[p].queued > 0
+                    || current[p] != null && inbound[p].peekAt() >= 0)) {
                 return true;
             }
         }
@@ -804,84 +791,53 @@ public final class ShmDevice extends MatchingDevice {
     }
 
     /**
-     * Reads the peer's messages in send order from its two paths: the lane (whole small
-     * messages, acknowledgements) and the ring of cells (larger and synchronous messages). A
-     * lane message carries how many cell messages the peer published before it, a FIRST or
-     * SINGLE cell how many lane messages: the next one of either path is taken when all
-     * messages sent before it have been taken, so the pair's messages are matched in send order
-     * (MPI non-overtaking) with one hand-off per message whichever path carries it. The MORE
-     * cells of a message of several cells are read as they come; a FIRST cell is not read while
-     * one is still arriving (its MORE cells are ahead of it in the ring). The sender publishes a
-     * message only after every message before it, so the one a blocked path waits for is in
-     * sight: a head that can never be taken is a corrupt ring (reported).
+     * Reads the peer's lane in order: whole small messages from their entries, acknowledgements,
+     * and for an L_CELL entry the message that starts in the ring's next cell. The MORE cells of
+     * a message of several cells are read as they come, before the lane; while such a message is
+     * still arriving, the lane is read up to its next L_CELL entry (that message's FIRST cell is
+     * behind the one arriving).
      */
     private boolean drainRing(int peer) {
         boolean any = current[peer] != null && drainMore(peer);
         ShmLane lane = inLanes[peer];
-        ShmRing ring = inbound[peer];
         MemorySegment entries = lane.segment();
-        MemorySegment cells = ring.segment();
-        while (true) {
-            long at = lane.peekAt();
-            if (at >= 0) {
-                int kind = entries.get(ValueLayout.JAVA_INT, at + L_KIND);
-                if (kind == L_ACK) {
-                    any = true;
-                    Outgoing m = awaitingAck.remove(entries.get(ValueLayout.JAVA_INT, at + L_ID));
-                    lane.release(1);
-                    if (m != null) {
-                        m.acknowledged();
-                    }
-                    continue;
-                }
-                if (kind != L_MSG) {
-                    return corruptEntry(peer, any, "unknown kind " + kind);
-                }
+        long at;
+        while ((at = lane.peekAt()) >= 0) {
+            int kind = entries.get(ValueLayout.JAVA_INT, at + L_KIND);
+            if (kind == L_MSG) {
                 int n = entries.get(ValueLayout.JAVA_INT, at + L_LENGTH);
                 if (n < 0 || n > LANE_MAX) {
                     return corruptEntry(peer, any, "a message of " + n + " bytes (the lane holds up to " + LANE_MAX + ")");
                 }
-                if (entries.get(ValueLayout.JAVA_INT, at + L_ID) == cellTaken[peer]) {
-                    any = true;
-                    laneMessage(peer, lane, entries, at, n);
-                    if (n <= RUN_BYTES) {
-                        laneMessages(peer, lane, entries);
-                    }
-                    continue;
-                }
-            }
-            // the lane is empty or its next message waits for a cell message sent before it
-            long c = current[peer] != null ? -1 : ring.peekAt();
-            if (c >= 0 && cells.get(ValueLayout.JAVA_INT, c + C_LANE_BEFORE) == laneTaken[peer]) {
                 any = true;
-                cellTaken[peer]++;
-                if (!cellMessage(peer, ring, cells, c)) {
-                    return any;
+                laneMessage(peer, lane, entries, at, n);
+                if (n <= RUN_BYTES) {
+                    laneMessages(peer, lane, entries);
                 }
                 continue;
             }
-            if (at >= 0 && c < 0 && current[peer] == null) {
-                // the cell message this entry follows was published before it: it must be in the ring
-                return corruptEntry(peer, any, "a message after " + entries.get(ValueLayout.JAVA_INT, at + L_ID)
-                        + " cell messages, " + cellTaken[peer] + " of them read and none in the ring");
-            }
-            if (c >= 0 && at < 0) {
-                if (lane.peekAt() >= 0) {
-                    continue;   // the lane message this cell follows arrived after the lane was read above
+            if (kind == L_ACK) {
+                any = true;
+                Outgoing m = awaitingAck.remove(entries.get(ValueLayout.JAVA_INT, at + L_ID));
+                lane.release(1);
+                if (m != null) {
+                    m.acknowledged();
                 }
-                failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank "
-                        + world[peer] + ": a message after " + cells.get(ValueLayout.JAVA_INT, c + C_LANE_BEFORE)
-                        + " lane messages, " + laneTaken[peer] + " of them read and none in the lane"));
+                continue;
+            }
+            if (kind != L_CELL) {
+                return corruptEntry(peer, any, "unknown kind " + kind);
+            }
+            if (current[peer] != null) {
+                return any;   // the message of several cells before this one is still arriving
+            }
+            any = true;
+            lane.release(1);
+            if (!cellMessage(peer)) {
                 return any;
             }
-            if (c >= 0) {
-                // both heads there and neither can be taken: each claims the other was sent first
-                return corruptEntry(peer, any, "a message after " + entries.get(ValueLayout.JAVA_INT, at + L_ID)
-                        + " cell messages and a cell after " + cells.get(ValueLayout.JAVA_INT, c + C_LANE_BEFORE)
-                        + " lane messages, with " + cellTaken[peer] + " and " + laneTaken[peer] + " read");
-            }
-            return any;
         }
+        return any;
     }
 
     private boolean corruptEntry(int peer, boolean any, String what) {
@@ -891,11 +847,19 @@ public final class ShmDevice extends MatchingDevice {
     }
 
     /**
-     * The message that starts in the ring's next cell, at {@code at} (its turn in the pair's
-     * order has come): its FIRST or SINGLE cell, then whatever of its MORE cells has arrived.
-     * False if the cells are corrupt (reported).
+     * The message whose L_CELL entry the lane just gave: its FIRST or SINGLE cell is the ring's
+     * next (published before the entry), then whatever of its MORE cells has arrived. False if
+     * the cells are corrupt (reported).
      */
-    private boolean cellMessage(int peer, ShmRing ring, MemorySegment cells, long at) {
+    private boolean cellMessage(int peer) {
+        ShmRing ring = inbound[peer];
+        MemorySegment cells = ring.segment();
+        long at = ring.peekAt();
+        if (at < 0) {
+            failure.report(world[peer], new TesseraException(ErrorClass.INTERN, "corrupt shared-memory cell from rank "
+                    + world[peer] + ": a lane entry names a cell that is not there"));
+            return false;
+        }
         int kind = cells.get(ValueLayout.JAVA_INT, at + C_KIND);
         int chunk = cells.get(ValueLayout.JAVA_INT, at + C_CHUNK);
         String bad = corruption(ring, cells, at, kind, chunk);
@@ -994,7 +958,7 @@ public final class ShmDevice extends MatchingDevice {
      */
     private void laneMessages(int peer, ShmLane lane, MemorySegment entries) {
         long at = lane.peekAt();
-        if (at < 0 || !smallLaneMessage(entries, at) || entries.get(ValueLayout.JAVA_INT, at + L_ID) != cellTaken[peer]) {
+        if (at < 0 || !smallLaneMessage(entries, at)) {
             return;   // a lone message (the ping-pong case) took the lock once, in arrive
         }
         engine.lock();
@@ -1002,7 +966,7 @@ public final class ShmDevice extends MatchingDevice {
             do {
                 laneMessage(peer, lane, entries, at, entries.get(ValueLayout.JAVA_INT, at + L_LENGTH));
                 at = lane.peekAt();
-            } while (at >= 0 && smallLaneMessage(entries, at) && entries.get(ValueLayout.JAVA_INT, at + L_ID) == cellTaken[peer]);
+            } while (at >= 0 && smallLaneMessage(entries, at));
         } finally {
             engine.unlock();
         }
@@ -1022,7 +986,6 @@ public final class ShmDevice extends MatchingDevice {
             r.accept(world[peer], tag, n, type, entries, at + L_PAYLOAD);
         }
         lane.release(ShmLane.linesFor(n));
-        laneTaken[peer]++;
     }
 
     /**

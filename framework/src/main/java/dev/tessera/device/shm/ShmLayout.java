@@ -34,20 +34,17 @@ import java.lang.invoke.VarHandle;
  *   0   long  head   (consumer: next line to read)         own cache line
  *  64   LANE_LINES lines of 64 bytes, then an overflow area of lines for an entry that starts
  *       near the end; entries of one or more lines:
- *         0 int kind: L_MSG (a whole standard message, payload inline), L_ACK (a synchronous
- *           send matched, or a single-copy message read: id at 20); 2 (stop 39's L_CELL) is
- *           no longer written and reads as corrupt
+ *         0 int kind: L_MSG (a whole standard message, payload inline), L_CELL (the next message
+ *           starts in the ring's cells: a FIRST or SINGLE cell, published before this entry),
+ *           L_ACK (a synchronous send matched, or a single-copy message read: id at 20)
  *         4 int tag, 8 int context, 12 int element type code, 16 int payload bytes, 20 int id
- *           (L_ACK) or, for L_MSG, the cell messages (FIRST or SINGLE cells) the pair
- *           published before this entry
  *        24 long sequence: written last (release): 1 + the entry's first line counted over the
  *           lane's life
  *        32 payload, running on through the entry's lines
- *       A message travels by one path, lane or cells, and carries the other path's count of
- *       messages published before it (L_MSG at 20, FIRST or SINGLE cells at 36): the receiver
- *       takes the next message of either path once every message sent before it is taken, so
- *       it matches the pair's messages in send order (MPI non-overtaking) with one hand-off
- *       each; a message's MORE cells are read as they arrive.
+ *       Every message of the pair has an entry, in send order: the lane is the order in which
+ *       the receiver matches the pair's messages (MPI non-overtaking) whichever path carries
+ *       the payload; a receiver reads a FIRST or SINGLE cell only when its L_CELL entry comes
+ *       up, and a message's MORE cells as they arrive.
  * doorbells, one per rank, after the rings at HEADER_BYTES + size * size * ringBytes + 64 r
  *   0   int   sequence: the futex word the rank sleeps on; a sender adds 1 and wakes it
  *   4   int   sleepers: threads of the rank that announced they are about to sleep (or sleep)
@@ -65,8 +62,6 @@ import java.lang.invoke.VarHandle;
  *  24   int   message id (sync sends and their ACK)
  *  28   int   flags: SYNC
  *  32   int   bytes of payload in this cell
- *  36   int   FIRST and SINGLE cells: the lane messages (L_MSG) the pair published before this
- *               message (the pair's send order across lane and cells)
  *  40   long  sequence: written last (release): 1 + the number of cells the ring carried
  *               before this one (1, 2, 3, ...), so a cell left from the previous lap never
  *               reads as new
@@ -105,8 +100,8 @@ final class ShmLayout {
     static final int LANE_LINES = Integer.highestOneBit(Math.max(16, Integer.getInteger("tessera.shm.laneLines", 1024)));
     /**
      * Largest payload of a standard message that travels inline in the lane
-     * ({@code tessera.shm.laneMax}, default 1 KiB; larger messages go through the cells; 0: every
-     * message through the cells, the lane carrying acknowledgements). At most half the lane.
+     * ({@code tessera.shm.laneMax}, default 1 KiB; larger messages go through the cells, with a
+     * one-line L_CELL entry in the lane; 0: only those entries). At most half the lane.
      */
     static final int LANE_MAX = Math.max(0, Math.min(Integer.getInteger("tessera.shm.laneMax", 1024),
             LANE_LINES / 2 * 64 - 32));
@@ -120,6 +115,7 @@ final class ShmLayout {
     static final int L_SEQ = 24;
     static final int L_PAYLOAD = LANE_ENTRY_HEADER;
     static final int L_MSG = 1;
+    static final int L_CELL = 2;
     static final int L_ACK = 3;
 
     static final int DOORBELL_BYTES = 64;
@@ -136,7 +132,6 @@ final class ShmLayout {
     static final int C_ID = 24;
     static final int C_FLAGS = 28;
     static final int C_CHUNK = 32;
-    static final int C_LANE_BEFORE = 36;
     static final int C_SEQ = 40;
     static final int C_INLINE = 48;
     /** Payloads up to this many bytes sit in the cell's first cache line, after its header. */
