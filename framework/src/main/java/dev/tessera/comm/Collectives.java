@@ -135,7 +135,7 @@ final class Collectives {
      */
     NodeCollectives nodeForLarge(String collective, NativeCollectives lib, long bytes) {
         NodeCollectives node = nodeFor(collective, lib, 0);
-        return node != null && (bytes <= node.slotBytes() || node.chunksLarge()) ? node : null;
+        return node != null && (bytes <= node.slotBytes() || node.chunksLarge(collective.equals("bcast"), bytes)) ? node : null;
     }
 
     // ------------------------------------------------------------------ barrier, bcast

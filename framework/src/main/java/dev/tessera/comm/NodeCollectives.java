@@ -73,7 +73,8 @@ import java.lang.invoke.VarHandle;
  * allreduce, copies the other members' parts once their done words reach the chunk's call.
  * Those parts are read during the reader's next call at the latest, within the LAG above.
  * Bcast data and allgather blocks larger than a slot go through the slots the same way, a
- * slot's worth of bytes per flagged call ({@link #chunksLarge}: from three ranks on).
+ * slot's worth of bytes per flagged call ({@link #chunksLarge}: from three ranks on, and on
+ * two ranks for a bcast from 256 KiB).
  */
 final class NodeCollectives {
 
@@ -202,14 +203,22 @@ final class NodeCollectives {
     }
 
     /**
-     * Whether bcast and allgather data larger than a slot go through the slots in chunks
-     * ({@code tessera.shm.coll.chunks}: {@code auto}, the default, with more than two ranks;
-     * {@code on}; {@code off}). With two ranks the point-to-point algorithms, which copy once
-     * for large messages, are faster; with more, every step of theirs is a message that a
-     * rank descheduled on an oversubscribed core holds up. Every rank must see the same value.
+     * Whether bcast ({@code bcast} true) or allgather data of {@code bytes} per rank, larger
+     * than a slot, goes through the slots in chunks ({@code tessera.shm.coll.chunks}:
+     * {@code auto}, the default: with more than two ranks, and with two for a bcast of at least
+     * {@link #BCAST_CHUNKS_FROM} bytes; {@code on}; {@code off}). With two ranks the
+     * point-to-point algorithms, which copy once, stay faster for allgather at every size and
+     * for bcast below 256 KiB (stop 39's A/B: bcast 1 MiB 304 -> 123 us, 256 KiB 39.5 -> 32.7 us
+     * in chunks; allgather worse); with more, every step of theirs is a message that a rank
+     * descheduled on an oversubscribed core holds up. Depends only on values every rank shares
+     * (the call's size, the communicator's size, the property, which must be the same on every rank).
      */
-    boolean chunksLarge() {
-        return CHUNKS.equals("on") || CHUNKS.equals("auto") && p > 2;
+    boolean chunksLarge(boolean bcast, long bytes) {
+        return switch (CHUNKS) {
+            case "on" -> true;
+            case "auto" -> p > 2 || bcast && bytes >= BCAST_CHUNKS_FROM;
+            default -> false;
+        };
     }
 
     private static final String CHUNKS = System.getProperty("tessera.shm.coll.chunks", "auto");
@@ -218,6 +227,12 @@ final class NodeCollectives {
      * (tessera.shm.coll.splitFrom; every rank must be given the same value).
      */
     static final long SPLIT_FROM = Long.getLong("tessera.shm.coll.splitFrom", 16 * 1024);
+
+    /**
+     * Smallest two-rank bcast that {@code auto} sends through the slots in chunks
+     * ({@code tessera.shm.coll.bcastChunksFrom}, bytes; default 256 KiB).
+     */
+    static final long BCAST_CHUNKS_FROM = Long.getLong("tessera.shm.coll.bcastChunksFrom", 256 * 1024);
 
     /** Bytes one rank can contribute to a call through the slots. */
     long slotBytes() {

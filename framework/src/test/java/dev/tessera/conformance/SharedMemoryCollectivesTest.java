@@ -117,9 +117,11 @@ class SharedMemoryCollectivesTest {
         }
         count[0] = world.sharedMemoryCollectiveCalls();
 
-        // larger than a slot (16 KiB by default): with two ranks the point-to-point algorithms, checked through
-        // the slots; with more, chunks through the slots (NodeCollectives.chunksLarge), one shared-memory call
+        // larger than a slot (16 KiB by default): with more than two ranks, chunks through the slots
+        // (NodeCollectives.chunksLarge), one shared-memory call; with two, a bcast of 256 KiB too, but a
+        // 32 KiB one takes the point-to-point algorithms, checked through the slots
         boolean large = shared && p > 2;
+        boolean largeBcast = shared;
         int[] big = new int[64 * 1024];
         if (me == 0) {
             for (int i = 0; i < big.length; i++) {
@@ -130,7 +132,7 @@ class SharedMemoryCollectivesTest {
         for (int i = 0; i < big.length; i++) {
             assertEquals(i ^ 0x5a5a, big[i], "element " + i);
         }
-        assertEquals(count[0] + (large ? 1 : 0), world.sharedMemoryCollectiveCalls(), "a 256 KiB bcast");
+        assertEquals(count[0] + (largeBcast ? 1 : 0), world.sharedMemoryCollectiveCalls(), "a 256 KiB bcast");
         count[0] = world.sharedMemoryCollectiveCalls();
 
         // more point-to-point calls in a row than there are slots, then shared-memory ones again: the
@@ -158,8 +160,9 @@ class SharedMemoryCollectivesTest {
      * slots and sizes that end inside, at and just past chunk boundaries (and in a chunk's
      * header line), every byte of every datatype class arrives, with every root, in place and
      * not, from heap arrays and a native segment, through more chunks than a rank has slots;
-     * each call counts as one shared-memory call. Two ranks take the chunks only when switched
-     * on ({@code on}); {@code auto} takes them from three ranks on.
+     * each call counts as one shared-memory call. Two ranks take these chunks only when switched
+     * on ({@code on}); {@code auto} takes them from three ranks on (and on two for a bcast from
+     * 256 KiB: {@link #twoRanksBcastFrom256KiBInChunks}).
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"2 on", "3 on", "4 on", "3 auto", "4 auto"})
@@ -168,6 +171,76 @@ class SharedMemoryCollectivesTest {
         new ProcessJobRunner("shm", Duration.ofSeconds(90), 0,
                 List.of("-Dtessera.shm.coll.slotBytes=64", "-Dtessera.shm.coll.chunks=" + w[1]))
                 .run(Integer.parseInt(w[0]), SharedMemoryCollectivesTest::chunkedBcastAndAllgather);
+    }
+
+    /**
+     * Two ranks send a bcast of 256 KiB or more through the slots in chunks by default
+     * ({@code auto}), in the default 16 KiB (64 KiB) slots, and nothing else larger than a slot:
+     * sizes that are a multiple of the slot and sizes that end inside a chunk or inside an
+     * element's worth of the last one, from root 0 and root 1, as bytes, doubles and a native
+     * segment, arrive whole (each call one shared-memory call); a bcast just under 256 KiB and
+     * an allgather of 256 KiB per rank take the point-to-point path. {@code off} sends none of
+     * them through the slots, with the same data.
+     */
+    @ParameterizedTest(name = "chunks {0}")
+    @ValueSource(strings = {"auto", "off"})
+    void twoRanksBcastFrom256KiBInChunks(String chunks) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.chunks=" + chunks))
+                .run(2, world -> {
+                    int me = world.rank();
+                    boolean on = chunks.equals("auto");
+                    int call = 0;
+                    for (int bytes : new int[] {256 * 1024, 256 * 1024 + 13, 300_001, 1024 * 1024 - 24, 1024 * 1024 + 8}) {
+                        for (int root = 0; root < 2; root++, call++) {
+                            String at = bytes + " bytes from root " + root + " on rank " + me;
+                            long before = world.sharedMemoryCollectiveCalls();
+                            byte[] b = new byte[bytes];
+                            double[] d = new double[bytes / 8];
+                            java.lang.foreign.MemorySegment seg = java.lang.foreign.Arena.ofAuto().allocate(bytes / 8 * 8L, 8);
+                            for (int i = 0; i < bytes; i++) {
+                                b[i] = me == root ? (byte) mark(root, call, i) : 0;
+                            }
+                            for (int i = 0; i < d.length; i++) {
+                                d[i] = me == root ? mark(root, call, i) : -1;
+                                seg.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i, me == root ? ~mark(root, call, i) : 0);
+                            }
+                            world.bcast(Buffer.of(b), root);
+                            world.bcast(Buffer.of(d), root);
+                            world.bcast(Buffer.of(seg, dev.tessera.comm.Datatype.LONG), root);
+                            for (int i = 0; i < bytes; i++) {
+                                if (b[i] != (byte) mark(root, call, i)) {
+                                    assertEquals((byte) mark(root, call, i), b[i], "byte " + i + " of " + at);
+                                }
+                            }
+                            for (int i = 0; i < d.length; i++) {
+                                if (d[i] != mark(root, call, i)) {
+                                    assertEquals((double) mark(root, call, i), d[i], "double " + i + " of " + at);
+                                }
+                                long v = seg.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i);
+                                if (v != ~mark(root, call, i)) {
+                                    assertEquals(~mark(root, call, i), v, "native long " + i + " of " + at);
+                                }
+                            }
+                            assertEquals(before + (on ? 3 : 0), world.sharedMemoryCollectiveCalls(),
+                                    "calls through shared memory, " + at);
+                        }
+                    }
+                    long before = world.sharedMemoryCollectiveCalls();
+                    byte[] under = new byte[256 * 1024 - 1];
+                    if (me == 1) {
+                        java.util.Arrays.fill(under, (byte) 77);
+                    }
+                    world.bcast(Buffer.of(under), 1);
+                    assertEquals(77, under[under.length - 1]);
+                    long[] mine = new long[32 * 1024];
+                    java.util.Arrays.fill(mine, me + 5L);
+                    long[] all = new long[2 * mine.length];
+                    world.allgather(Buffer.of(mine), Buffer.of(all));
+                    assertEquals(5L, all[mine.length - 1]);
+                    assertEquals(6L, all[mine.length]);
+                    assertEquals(before, world.sharedMemoryCollectiveCalls(),
+                            "a bcast under 256 KiB and a 256 KiB allgather take the point-to-point path");
+                });
     }
 
     /**
