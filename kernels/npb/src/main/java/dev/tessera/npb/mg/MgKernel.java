@@ -35,7 +35,7 @@ import java.util.Locale;
 public final class MgKernel implements NpbKernel, MemoryFootprint {
 
     /**
-     * Untimed V-cycles (each followed by the residual, as in the timed loop, and its norm) before the fresh
+     * Untimed V-cycles (each followed by the residual, as in the timed loop) before the fresh
      * initialisation and the timed part: 6 for classes S, W and A, 2 for B (the grid of A,
      * but 20 timed V-cycles instead of 4, so what the JIT does inside them weighs a fifth as
      * much) and C (V-cycles 8 times longer). The reference runs one. With one, the per-member
@@ -200,10 +200,6 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         for (int w = 0; w < cycles; w++) {
             s.vcycle();
             s.resid(lt);
-            // As the timed part's last step: with the norm only once before it, each rank JVM at
-            // 2 x 1 ran its loop once (in OSR code) and C2 compiled it, then deoptimised it
-            // (an uncommon trap), inside the timed part (-XX:+PrintCompilation; docs/performance.md, stop 40).
-            s.norm(s.r[lt], lt);
         }
         s.initialise();
         grid.barrier();
