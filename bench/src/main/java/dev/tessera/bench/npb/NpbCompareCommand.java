@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,14 +31,17 @@ import picocli.CommandLine.Option;
 @Command(name = "npb", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs Tessera's NPB kernels and the NPB3.4-MPI reference (built from --npb-home with mpif90/mpicc) "
                 + "alternately with the same class and ranks, and prints and plots Mop/s side by side with the ratio."},
-        footer = {"", "Example:", "  tessera bench npb --npb-home ~/NPB3.4 --class A --kernels ep,is,cg,mg,ft --layouts 1x1,1x2,2x1"})
+        footer = {"", "Layouts with the same ranks share the reference's runs (NPB3.4-MPI has no threads). After the table: the speed-ups",
+                "over Tessera's 1x1 next to the reference's np=1 to np=cores, and the 1x1 geometric mean, against issue #22's goals.",
+                "", "Example:", "  tessera bench npb --npb-home ~/NPB3.4 --class A,B --kernels ep,is,cg,mg,ft --layouts 1x1,1x2,2x1"})
 public final class NpbCompareCommand implements Callable<Integer> {
 
     @Option(names = "--npb-home", paramLabel = "DIR", description = "The NPB3.4 source tree (holding NPB3.4-MPI).")
     Path npbHome;
 
-    @Option(names = "--class", paramLabel = "X", defaultValue = "A", description = "Problem class. Default: ${DEFAULT-VALUE}.")
-    char problemClass;
+    @Option(names = "--class", paramLabel = "X[,Y...]", split = ",", defaultValue = "A",
+            description = "Problem classes (S, W, A, B, C, D; several, comma-separated, run in one command). Default: ${DEFAULT-VALUE}.")
+    List<String> classes;
 
     @Option(names = "--kernels", paramLabel = "K,...", split = ",", defaultValue = "ep,is,cg,mg,ft",
             description = "Kernels. Default: ${DEFAULT-VALUE}.")
@@ -64,21 +66,6 @@ public final class NpbCompareCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "1800", description = "Limit per run. Default: ${DEFAULT-VALUE} s.")
     long timeoutSeconds;
 
-    /** One table row: a kernel on a layout, with both sides' runs. */
-    private record Row(String kernel, Layout layout, List<RunOutcome> ours, List<RunOutcome> reference) {
-        double mops() {
-            return median(ours.stream().mapToDouble(RunOutcome::mops).toArray());
-        }
-
-        double referenceMops() {
-            return median(reference.stream().mapToDouble(RunOutcome::mops).toArray());
-        }
-
-        String verified() {
-            return ours.stream().allMatch(o -> Boolean.TRUE.equals(o.verified())) ? "yes" : "NO";
-        }
-    }
-
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (npbHome == null) {
@@ -86,58 +73,100 @@ public final class NpbCompareCommand implements Callable<Integer> {
                     + " to build the reference from. Get it from " + NpbReference.WHERE + ", unpack it, and pass its NPB3.4 directory.");
             return 2;
         }
-        problemClass = Character.toUpperCase(problemClass);
+        List<Character> problemClasses;
+        List<Layout> parsedLayouts = new ArrayList<>();
+        try {
+            problemClasses = parseClasses(classes);
+            for (String l : layouts) {
+                parsedLayouts.add(Layout.parse(l));
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("tessera bench npb: " + e.getMessage());
+            return 2;
+        }
+        if (repeat < 1) {
+            System.err.println("tessera bench npb: --repeat must be at least 1, got " + repeat);
+            return 2;
+        }
         Path tessera = Path.of(System.getProperty("tessera.home", "."), "bin", "tessera");
-        NpbReference reference;
         Map<String, Path> executables = new LinkedHashMap<>();
         try {
-            reference = NpbReference.kernels(npbHome, out.toAbsolutePath());
-            for (String k : kernels) {
-                System.err.println("tessera bench npb: building the reference " + k + " class " + problemClass + "...");
-                executables.put(k, reference.build(k, problemClass));
+            NpbReference reference = NpbReference.kernels(npbHome, out.toAbsolutePath());
+            for (char c : problemClasses) {
+                for (String k : kernels) {
+                    System.err.println("tessera bench npb: building the reference " + k + " class " + c + "...");
+                    executables.put(k + c, reference.build(k, c));
+                }
             }
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("tessera bench npb: " + e.getMessage());
             return 1;
         }
-        List<Row> rows = new ArrayList<>();
-        for (String k : kernels) {
-            for (String l : layouts) {
-                rows.add(new Row(k, Layout.parse(l), new ArrayList<>(), new ArrayList<>()));
+        NpbTable table = new NpbTable();
+        for (char c : problemClasses) {
+            for (String k : kernels) {
+                for (Layout l : parsedLayouts) {
+                    table.add(c, k, l);
+                }
             }
         }
-        int total = rows.size() * repeat;
+        int total = table.rows().size() * repeat;
         int done = 0;
         for (int rep = 0; rep < repeat; rep++) {
-            for (Row row : rows) {
+            for (NpbTable.Row row : table.rows()) {
                 System.err.printf(Locale.ROOT, "tessera bench npb: %d of %d: %s class %s %s%n", ++done, total, row.kernel(),
-                        problemClass, row.layout());
+                        row.problemClass(), row.layout());
                 RunOutcome ours = ProgramRun.run(tesseraCommand(tessera, row), new HashMap<>(), null, timeoutSeconds);
                 if (ours != null) {
                     row.ours().add(ours);
                 }
-                Map<String, String> env = new HashMap<>();
-                List<String> cmd = NpbReference.command(executables.get(row.kernel()), new Layout(row.layout().ranks(), 1), env);
-                RunOutcome ref = ProgramRun.run(cmd, env, null, timeoutSeconds);
-                if (ref != null) {
-                    row.reference().add(ref);
+                if (table.runsReference(row)) {
+                    Map<String, String> env = new HashMap<>();
+                    List<String> cmd = NpbReference.command(executables.get(row.kernel() + row.problemClass()),
+                            new Layout(row.layout().ranks(), 1), env);
+                    RunOutcome ref = ProgramRun.run(cmd, env, null, timeoutSeconds);
+                    if (ref != null) {
+                        row.reference().add(ref);
+                    }
                 }
             }
         }
-        print(rows);
+        String names = problemClasses.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("");
+        System.out.print(table.format("NPB class " + names + ": Tessera (device " + device + ") next to NPB3.4-MPI (mpirun), median of "
+                + repeat + " alternating runs; CPU: " + cpu()));
         Files.createDirectories(out);
-        Path csv = out.resolve("npb-" + problemClass + ".csv");
-        Path png = out.resolve("npb-" + problemClass + ".png");
-        writeCsv(csv, rows);
-        writePng(png, rows);
-        System.out.println("  wrote " + csv + " and " + png);
+        for (char c : problemClasses) {
+            Path csv = out.resolve("npb-" + c + ".csv");
+            Path png = out.resolve("npb-" + c + ".png");
+            Files.writeString(csv, table.csv(c));
+            writePng(png, c, table.rows().stream().filter(r -> r.problemClass() == c).toList());
+            System.out.println("  wrote " + csv + " and " + png);
+        }
         return 0;
     }
 
-    private List<String> tesseraCommand(Path tessera, Row row) {
-        List<String> cmd = new ArrayList<>(List.of(tessera.toString(), "npb", row.kernel(), "--class", Character.toString(problemClass),
-                "-np", Integer.toString(row.layout().ranks()), "--threads", Integer.toString(row.layout().threads()),
-                "--device", device, "--json"));
+    /** "A", "a,B" -> the class letters, upper case, each once; a clear error for anything else. */
+    static List<Character> parseClasses(List<String> values) {
+        List<Character> out = new ArrayList<>();
+        for (String v : values) {
+            String t = v.trim().toUpperCase(Locale.ROOT);
+            if (t.length() != 1 || "SWABCD".indexOf(t.charAt(0)) < 0) {
+                throw new IllegalArgumentException("--class: '" + v + "' is not a class letter (S, W, A, B, C or D)");
+            }
+            if (!out.contains(t.charAt(0))) {
+                out.add(t.charAt(0));
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("--class: no class given");
+        }
+        return out;
+    }
+
+    private List<String> tesseraCommand(Path tessera, NpbTable.Row row) {
+        List<String> cmd = new ArrayList<>(List.of(tessera.toString(), "npb", row.kernel(), "--class",
+                Character.toString(row.problemClass()), "-np", Integer.toString(row.layout().ranks()), "--threads",
+                Integer.toString(row.layout().threads()), "--device", device, "--json"));
         for (String o : jvmOptions) {
             cmd.add("--jvm-opt");
             cmd.add(o);
@@ -145,28 +174,7 @@ public final class NpbCompareCommand implements Callable<Integer> {
         return cmd;
     }
 
-    private void print(List<Row> rows) {
-        System.out.println("NPB class " + problemClass + ": Tessera (device " + device + ") next to NPB3.4-MPI (mpirun), median of "
-                + repeat + " alternating runs; CPU: " + cpu());
-        System.out.printf(Locale.ROOT, "  %-6s %-7s %14s %8s %16s %8s%n", "kernel", "np x t", "Tessera Mop/s", "verified",
-                "reference Mop/s", "ratio");
-        for (Row r : rows) {
-            System.out.printf(Locale.ROOT, "  %-6s %-7s %14.1f %8s %16.1f %8.2f%n", r.kernel().toUpperCase(Locale.ROOT), r.layout(),
-                    r.mops(), r.verified(), r.referenceMops(), r.mops() / r.referenceMops());
-        }
-        System.out.println("  (the reference runs on the layout's ranks with one thread: NPB3.4-MPI has no threads)");
-    }
-
-    private void writeCsv(Path csv, List<Row> rows) throws IOException {
-        StringBuilder s = new StringBuilder("kernel,class,ranks,threads,tessera_mops,verified,reference_mops,ratio\n");
-        for (Row r : rows) {
-            s.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.2f,%s,%.2f,%.4f%n", r.kernel(), problemClass, r.layout().ranks(),
-                    r.layout().threads(), r.mops(), r.verified(), r.referenceMops(), r.mops() / r.referenceMops()));
-        }
-        Files.writeString(csv, s);
-    }
-
-    private void writePng(Path png, List<Row> rows) throws IOException {
+    private void writePng(Path png, char problemClass, List<NpbTable.Row> rows) throws IOException {
         System.setProperty("java.awt.headless", "true");
         CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
                 .title("NPB class " + problemClass + ": Tessera vs NPB3.4-MPI (" + cpu() + ")")
@@ -189,14 +197,6 @@ public final class NpbCompareCommand implements Callable<Integer> {
             // fall through
         }
         return "unknown CPU";
-    }
-
-    static double median(double[] values) {
-        double[] v = Arrays.stream(values).filter(d -> !Double.isNaN(d)).sorted().toArray();
-        if (v.length == 0) {
-            return Double.NaN;
-        }
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     public static void main(String[] args) {
