@@ -178,12 +178,36 @@ final class GhostExchange {
      * with one interior plane both read the same one).
      */
     private void swapZ(double[] u) {
+        finishZ(startZ(u));
+    }
+
+    /**
+     * Whether the exchange of the ghosts along axes {@code from} .. 2 is the z swap alone
+     * (x and y periodic within the block and filled by the operators, z split over ranks),
+     * so that it can be started as soon as the block's planes 1 and m3 - 2 are written and
+     * finished after the other planes ({@link #startZ}, {@link #finishZ}).
+     */
+    boolean splitsZ(int from) {
+        return grid != null && from == 2 && local[0] && local[1] && !local[2];
+    }
+
+    /**
+     * Starts the z swap of {@code u}: receives into ghost planes 0 and m3 - 1, sends of
+     * interior planes 1 and m3 - 2, which must be final (their x and y ghosts included).
+     * Until {@link #finishZ} the caller may write any plane but those four.
+     */
+    Request[] startZ(double[] u) {
         int plane = m1 * m2;
         Request fromBelowDone = grid.irecv(Buffer.of(u, 0, plane), below[2], TAG_UP);
         Request fromAboveDone = grid.irecv(Buffer.of(u, (m3 - 1) * plane, plane), above[2], TAG_DOWN);
         Request upSent = grid.isend(Buffer.of(u, (m3 - 2) * plane, plane), above[2], TAG_UP);
         Request downSent = grid.isend(Buffer.of(u, plane, plane), below[2], TAG_DOWN);
-        Request.waitAll(fromBelowDone, fromAboveDone, upSent, downSent);
+        return new Request[] {fromBelowDone, fromAboveDone, upSent, downSent};
+    }
+
+    /** Waits for the z swap {@link #startZ} started. */
+    void finishZ(Request[] swap) {
+        Request.waitAll(swap);
     }
 
     /** Copies layer {@code at} of {@code axis} into {@code sendBuf}; returns its length. */

@@ -4,6 +4,7 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.CartComm;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
+import dev.tessera.comm.Request;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
@@ -76,8 +77,15 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
      *     machine, 10 alternating rounds: 7583 Mop/s against 6489 off; the loaded series of
      *     stop 37 had read it slower, docs/npb.md; {@code -Dtessera.npb.mg.fusedGhosts=false}
      *     turns it off)
+     * @param overlapZ where a level's exchange is the z swap alone (z split over the ranks, x
+     *     and y filled by the operators: two ranks), resid, psinv and rprj3 compute planes 1
+     *     and m3 - 2 first, start their swap, compute the other planes while it travels and
+     *     wait for it last, instead of computing every plane and then swapping; off by default
+     *     (class A at 2 x 1 on shm, 11 alternating rounds against main: median 4135 against
+     *     4115 Mop/s, not resolved from the noise; docs/npb.md, stop 41;
+     *     {@code -Dtessera.npb.mg.overlapZ=true} turns it on)
      */
-    record Tuning(int serialSide, int replicateSide, boolean fusedGhosts) {
+    record Tuning(int serialSide, int replicateSide, boolean fusedGhosts, boolean overlapZ) {
 
         Tuning {
             if (serialSide < 0 || replicateSide < 0) {
@@ -86,15 +94,21 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             }
         }
 
+        /** The first three switches, the z exchange not overlapped. */
+        Tuning(int serialSide, int replicateSide, boolean fusedGhosts) {
+            this(serialSide, replicateSide, fusedGhosts, false);
+        }
+
         /** The defaults, each overridable by its system property. */
         static Tuning fromProperties() {
             return new Tuning(Integer.getInteger("tessera.npb.mg.serialSide", 0),
                     Integer.getInteger("tessera.npb.mg.replicateSide", 16),
-                    Boolean.parseBoolean(System.getProperty("tessera.npb.mg.fusedGhosts", "true")));
+                    Boolean.parseBoolean(System.getProperty("tessera.npb.mg.fusedGhosts", "true")),
+                    Boolean.parseBoolean(System.getProperty("tessera.npb.mg.overlapZ", "false")));
         }
 
         /** As before this tuning: every level over every member, replicated only where needed, ghosts afterwards. */
-        static final Tuning NONE = new Tuning(0, 0, false);
+        static final Tuning NONE = new Tuning(0, 0, false, false);
 
         /** Doubles (ghosts included) of the largest block worked on serially. */
         int serialPoints() {
@@ -245,12 +259,15 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         private final double[] shareBlock;
         /** ghost[k]: the leading axes of level k whose ghosts its operators fill ({@link MgLevel#localLeadingAxes}). */
         private final int[] ghost;
+        /** {@link Tuning#overlapZ}. */
+        private final boolean overlapZ;
 
         Solver(CartComm grid, Team team, MgProblem p, Tuning tuning) {
             this.grid = grid;
             this.team = team;
             this.p = p;
             this.lt = p.levels();
+            this.overlapZ = tuning.overlapZ();
             this.level = new MgLevel[lt + 1];
             this.u = new double[lt + 1][];
             this.r = new double[lt + 1][];
@@ -290,9 +307,63 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
 
         /** resid(u, v, r) on the finest level, with the exchange of r. */
         void resid(int k) {
+            residExchanged(k, v);
+        }
+
+        /**
+         * r[k] = rhs - A u[k] and the exchange of r[k]. Where that exchange is the z swap
+         * alone and {@link Tuning#overlapZ} is on, planes 1 and m3 - 2 are computed first, their
+         * swap started, the other planes computed while it travels, and the swap waited for
+         * last; otherwise the operator, then the exchange. The same planes are computed the
+         * same way either way.
+         */
+        private void residExchanged(int k, double[] rhs) {
             MgLevel l = level[k];
-            ops.resid(u[k], v, r[k], l.m1, l.m2, l.m3, MgProblem.OPERATOR, ghost[k]);
+            if (overlapZ && l.splitsZ(ghost[k])) {
+                int last = l.m3 - 2;
+                ops.resid(u[k], rhs, r[k], l.m1, l.m2, l.m3, MgProblem.OPERATOR, ghost[k], 1, 2);
+                ops.resid(u[k], rhs, r[k], l.m1, l.m2, l.m3, MgProblem.OPERATOR, ghost[k], Math.max(2, last), last + 1);
+                Request[] swap = l.startZ(r[k]);
+                ops.resid(u[k], rhs, r[k], l.m1, l.m2, l.m3, MgProblem.OPERATOR, ghost[k], 2, last);
+                l.finishZ(swap);
+                return;
+            }
+            ops.resid(u[k], rhs, r[k], l.m1, l.m2, l.m3, MgProblem.OPERATOR, ghost[k]);
             l.exchange(r[k], ghost[k]);
+        }
+
+        /** u[k] = u[k] + C r[k] and the exchange of u[k], overlapped as {@link #residExchanged}. */
+        private void psinvExchanged(int k) {
+            MgLevel l = level[k];
+            if (overlapZ && l.splitsZ(ghost[k])) {
+                int last = l.m3 - 2;
+                ops.psinv(r[k], u[k], l.m1, l.m2, l.m3, p.smoother(), ghost[k], 1, 2);
+                ops.psinv(r[k], u[k], l.m1, l.m2, l.m3, p.smoother(), ghost[k], Math.max(2, last), last + 1);
+                Request[] swap = l.startZ(u[k]);
+                ops.psinv(r[k], u[k], l.m1, l.m2, l.m3, p.smoother(), ghost[k], 2, last);
+                l.finishZ(swap);
+                return;
+            }
+            ops.psinv(r[k], u[k], l.m1, l.m2, l.m3, p.smoother(), ghost[k]);
+            l.exchange(u[k], ghost[k]);
+        }
+
+        /** r[k - 1] = P r[k] on a split coarse level and the exchange of r[k - 1], overlapped as {@link #residExchanged}. */
+        private void restrictExchanged(int k) {
+            MgLevel f = level[k];
+            MgLevel c = level[k - 1];
+            if (overlapZ && c.splitsZ(ghost[k - 1])) {
+                int last = c.m3 - 2;
+                ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3, ghost[k - 1], 1, 2);
+                ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3, ghost[k - 1], Math.max(2, last),
+                        last + 1);
+                Request[] swap = c.startZ(r[k - 1]);
+                ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3, ghost[k - 1], 2, last);
+                c.finishZ(swap);
+                return;
+            }
+            ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3, ghost[k - 1]);
+            c.exchange(r[k - 1], ghost[k - 1]);
         }
 
         /** norm2u3: {L2 norm, max norm} of x's interior over all ranks. */
@@ -316,14 +387,11 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                     ops.restrict(r[k], f.m1, f.m2, f.m3, shareBlock, s.m1, s.m2, s.m3);
                     agglomeration.gather(shareBlock, r[k - 1]);
                 } else {
-                    ops.restrict(r[k], f.m1, f.m2, f.m3, r[k - 1], c.m1, c.m2, c.m3, ghost[k - 1]);
-                    c.exchange(r[k - 1], ghost[k - 1]);
+                    restrictExchanged(k);
                 }
             }
-            MgLevel bottom = level[1];
             ops.zero(u[1]);
-            ops.psinv(r[1], u[1], bottom.m1, bottom.m2, bottom.m3, p.smoother(), ghost[1]);
-            bottom.exchange(u[1], ghost[1]);
+            psinvExchanged(1);
             for (int k = 2; k <= lt; k++) {
                 MgLevel c = level[k - 1];
                 MgLevel f = level[k];
@@ -337,11 +405,8 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                 } else {
                     ops.interpolate(u[k - 1], c.m1, c.m2, c.m3, u[k], f.m1, f.m2, f.m3);
                 }
-                double[] rhs = k < lt ? r[k] : v;
-                ops.resid(u[k], rhs, r[k], f.m1, f.m2, f.m3, MgProblem.OPERATOR, ghost[k]);
-                f.exchange(r[k], ghost[k]);
-                ops.psinv(r[k], u[k], f.m1, f.m2, f.m3, p.smoother(), ghost[k]);
-                f.exchange(u[k], ghost[k]);
+                residExchanged(k, k < lt ? r[k] : v);
+                psinvExchanged(k);
             }
         }
     }

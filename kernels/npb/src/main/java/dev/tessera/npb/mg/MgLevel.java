@@ -1,6 +1,7 @@
 package dev.tessera.npb.mg;
 
 import dev.tessera.comm.CartComm;
+import dev.tessera.comm.Request;
 import dev.tessera.grid.BlockDecomposition;
 
 /**
@@ -75,5 +76,20 @@ final class MgLevel {
     /** Fills the ghosts of {@code x} along the axes from {@code from} on, those before it being filled already. */
     void exchange(double[] x, int from) {
         ghosts.exchange(x, from);
+    }
+
+    /** Whether {@code exchange(x, from)} is the z swap alone, which {@link #startZ} and {@link #finishZ} split. */
+    boolean splitsZ(int from) {
+        return ghosts.splitsZ(from);
+    }
+
+    /** Starts the z swap of {@code x} (planes 1 and m3 - 2 final); see {@link GhostExchange#startZ}. */
+    Request[] startZ(double[] x) {
+        return ghosts.startZ(x);
+    }
+
+    /** Waits for the z swap {@link #startZ} started. */
+    void finishZ(Request[] swap) {
+        ghosts.finishZ(swap);
     }
 }

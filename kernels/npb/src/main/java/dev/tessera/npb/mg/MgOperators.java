@@ -106,16 +106,26 @@ final class MgOperators {
 
     /** resid, then r's ghosts along its first {@code ghostAxes} axes ({@link #fillPlaneGhosts}). */
     void resid(double[] u, double[] v, double[] r, int m1, int m2, int m3, double[] a, int ghostAxes) {
+        resid(u, v, r, m1, m2, m3, a, ghostAxes, 1, m3 - 1);
+    }
+
+    /**
+     * resid on the planes [{@code first}, {@code end}) alone, each with its ghosts along the first
+     * {@code ghostAxes} axes (along z only if the range holds plane 1 or m3 - 2, which it copies);
+     * a range of one plane is worked on by the caller alone.
+     */
+    void resid(double[] u, double[] v, double[] r, int m1, int m2, int m3, double[] a, int ghostAxes, int first,
+            int end) {
         double a0 = a[0];
         double a2 = a[2];
         double a3 = a[3];
         int plane = m1 * m2;
-        if (serial((long) plane * m3)) {
-            residPlanes(u, v, r, 1, m3 - 1, m1, m2, m3, plane, a0, a2, a3, ghostAxes);
+        if (end - first <= 1 || serial((long) plane * m3)) {
+            residPlanes(u, v, r, first, end, m1, m2, m3, plane, a0, a2, a3, ghostAxes);
             return;
         }
         team.region(ctx -> {
-            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) ->
+            ctx.parallelForRange(first, end, Schedule.STATIC, (from, to) ->
                     residPlanes(u, v, r, from, to, m1, m2, m3, plane, a0, a2, a3, ghostAxes));
         });
     }
@@ -244,16 +254,21 @@ final class MgOperators {
 
     /** psinv, then u's ghosts along its first {@code ghostAxes} axes ({@link #fillPlaneGhosts}). */
     void psinv(double[] r, double[] u, int m1, int m2, int m3, double[] c, int ghostAxes) {
+        psinv(r, u, m1, m2, m3, c, ghostAxes, 1, m3 - 1);
+    }
+
+    /** psinv on the planes [{@code first}, {@code end}) alone, as {@link #resid(double[], double[], double[], int, int, int, double[], int, int, int)}. */
+    void psinv(double[] r, double[] u, int m1, int m2, int m3, double[] c, int ghostAxes, int first, int end) {
         double c0 = c[0];
         double c1 = c[1];
         double c2 = c[2];
         int plane = m1 * m2;
-        if (serial((long) plane * m3)) {
-            psinvPlanes(r, u, 1, m3 - 1, m1, m2, m3, plane, c0, c1, c2, ghostAxes);
+        if (end - first <= 1 || serial((long) plane * m3)) {
+            psinvPlanes(r, u, first, end, m1, m2, m3, plane, c0, c1, c2, ghostAxes);
             return;
         }
         team.region(ctx -> {
-            ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) ->
+            ctx.parallelForRange(first, end, Schedule.STATIC, (from, to) ->
                     psinvPlanes(r, u, from, to, m1, m2, m3, plane, c0, c1, c2, ghostAxes));
         });
     }
@@ -384,13 +399,19 @@ final class MgOperators {
 
     /** rprj3, then s's ghosts along its first {@code ghostAxes} axes ({@link #fillPlaneGhosts}). */
     void restrict(double[] r, int k1, int k2, int k3, double[] s, int j1, int j2, int j3, int ghostAxes) {
+        restrict(r, k1, k2, k3, s, j1, j2, j3, ghostAxes, 1, j3 - 1);
+    }
+
+    /** rprj3 on the coarse planes [{@code first}, {@code end}) alone, as {@link #resid(double[], double[], double[], int, int, int, double[], int, int, int)}. */
+    void restrict(double[] r, int k1, int k2, int k3, double[] s, int j1, int j2, int j3, int ghostAxes, int first,
+            int end) {
         int plane = k1 * k2;
-        if (serial((long) plane * k3)) {
-            restrictPlanes(r, 1, j3 - 1, k1, k2, plane, s, j1, j2, j3, ghostAxes);
+        if (end - first <= 1 || serial((long) plane * k3)) {
+            restrictPlanes(r, first, end, k1, k2, plane, s, j1, j2, j3, ghostAxes);
             return;
         }
         team.region(ctx -> {
-            ctx.parallelForRange(1, j3 - 1, Schedule.STATIC, (from, to) ->
+            ctx.parallelForRange(first, end, Schedule.STATIC, (from, to) ->
                     restrictPlanes(r, from, to, k1, k2, plane, s, j1, j2, j3, ghostAxes));
         });
     }

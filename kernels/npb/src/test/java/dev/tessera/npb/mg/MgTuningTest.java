@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * MG's tuning (serial coarse levels, replicated coarse levels at two or more ranks, ghosts
- * filled by the operators) changes no bit of the result: the final L2 norm of class S is
+ * filled by the operators, the z exchange overlapped with the inner planes) changes no bit of the result: the final L2 norm of class S is
  * the same double with every switch off and with each on, at each layout.
  */
 class MgTuningTest {
@@ -48,6 +48,13 @@ class MgTuningTest {
                 "fused ghosts");
         assertEquals(none, Double.doubleToRawLongBits(norm(new MgKernel.Tuning(8, 8, true), ranks, threads)),
                 "all three");
+        // The z exchange overlapped with the inner planes (where z alone is split: 2 ranks), with
+        // the coarse levels replicated (the finest alone overlapped) and split (restrict's too,
+        // down to blocks of two planes).
+        assertEquals(none, Double.doubleToRawLongBits(norm(new MgKernel.Tuning(0, 16, true, true), ranks, threads)),
+                "overlapped z exchange");
+        assertEquals(none, Double.doubleToRawLongBits(norm(new MgKernel.Tuning(0, 0, true, true), ranks, threads)),
+                "overlapped z exchange, every level split");
     }
 
     @Test
@@ -57,6 +64,7 @@ class MgTuningTest {
         assertEquals(0, t.serialSide());
         assertEquals(16, t.replicateSide());
         assertEquals(true, t.fusedGhosts());
+        assertEquals(false, t.overlapZ());
         assertEquals(34 * 34 * 34, new MgKernel.Tuning(32, 0, false).serialPoints());
         assertEquals(0, MgKernel.Tuning.NONE.serialPoints());
         assertThrows(IllegalArgumentException.class, () -> new MgKernel.Tuning(-1, 0, false));
