@@ -32,9 +32,10 @@ final class AlltoallDecision {
      * The default of {@link #SLOT_CHUNKS_MAX} for spinning ranks (two, by {@link #SLOT_CHUNKS_RANKS}):
      * with the 64 KiB slots (the default since 2026-11-29) the chunks were faster than the pairwise
      * exchange on 2 ranks of the Intel Xeon up to 256 KiB blocks (3 alternating rounds, p50 us: 128 KiB
-     * 27-31 against 37-50, 256 KiB 56-64 against 57-86) and not at 1 MiB (297-318 against 277-300).
+     * 27-31 against 37-50, 256 KiB 56-64 against 57-86) and steadier at 1 MiB, where the pairwise
+     * exchange is bimodal (chunks 297-318; pairwise 277-300 in some runs, 483-941 in others).
      */
-    static final long SPINNING_CHUNKS_MAX = 512L << 10;
+    static final long SPINNING_CHUNKS_MAX = 4L << 20;
 
     /**
      * The chunks are taken with at most this many ranks ({@code -Dtessera.alltoall.slotChunksRanks=N});
