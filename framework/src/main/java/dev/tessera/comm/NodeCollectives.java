@@ -630,17 +630,23 @@ final class NodeCollectives {
             split(signature, send, data, count, op, type, root);
             return;
         }
-        if (send != data && me == root) {
+        boolean pair = pairwise(op);
+        // a two-rank root folds the other's slot and its own send buffer straight into data (foldInto)
+        boolean into = pair && me == root && send != data;
+        if (send != data && me == root && !into) {
             MemorySegment.copy(send, 0, data, 0, data.byteSize());
         }
-        boolean pair = pairwise(op);
         // with two ranks and a symmetric operation the root combines the other's slot into its own vector
         // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
         Call c = start(signature, me != root || !pair ? data : null);
         countSlotCall();
         if (me == root) {
             awaitAll(c);
-            combine(c.k(), data, count, op, type, pair);
+            if (into) {
+                foldInto(c.k(), send, data, count, op, type);
+            } else {
+                combine(c.k(), data, count, op, type, pair);
+            }
         }
         finish(c, me == root ? Integer.MAX_VALUE : -1);
     }
@@ -658,13 +664,18 @@ final class NodeCollectives {
             split(signature, send, data, count, op, type, -1);
             return;
         }
-        if (send != data) {
+        boolean into = pairwise(op) && send != data;   // see foldInto
+        if (send != data && !into) {
             MemorySegment.copy(send, 0, data, 0, data.byteSize());
         }
-        Call c = start(signature, data);
+        Call c = start(signature, into ? send : data);
         countSlotCall();
         awaitAll(c);
-        combine(c.k(), data, count, op, type, pairwise(op));
+        if (into) {
+            foldInto(c.k(), send, data, count, op, type);
+        } else {
+            combine(c.k(), data, count, op, type, pairwise(op));
+        }
         finish(c, Integer.MAX_VALUE);
     }
 
@@ -803,10 +814,13 @@ final class NodeCollectives {
             if (isRoot) {
                 awaitAll(c);
                 MemorySegment out = data.asSlice(done * es, bytes);
-                if (send != data) {
+                MemorySegment theirs = mem.asSlice(dataAt(1 - me, c.k(), bytes), bytes);
+                if (send == data) {
+                    op.apply(theirs, out, n, type);
+                } else if (!op.applyInto(theirs, send.asSlice(done * es, bytes), out, n, type)) {
                     MemorySegment.copy(send, done * es, out, 0, bytes);
+                    op.apply(theirs, out, n, type);
                 }
-                op.apply(mem.asSlice(dataAt(1 - me, c.k(), bytes), bytes), out, n, type);
             }
             finish(c, isRoot ? Integer.MAX_VALUE : -1);
             done += n;
@@ -871,6 +885,23 @@ final class NodeCollectives {
      */
     private boolean pairwise(Op op) {
         return p == 2 && op.symmetric();
+    }
+
+    /**
+     * Two ranks, symmetric operation, not in place: data = x(other) op send in one pass where the
+     * operation has a kernel for it ({@link Op#applyInto}), else send copied into data and folded
+     * as {@link #combine} does; the same bits either way, one pass over data fewer.
+     */
+    private void foldInto(long k, MemorySegment send, MemorySegment data, int count, Op op, Datatype type) {
+        long bytes = data.byteSize();
+        if (bytes == 0) {
+            return;
+        }
+        MemorySegment theirs = mem.asSlice(dataAt(1 - me, k, bytes), bytes);
+        if (!op.applyInto(theirs, send, data, count, type)) {
+            MemorySegment.copy(send, 0, data, 0, bytes);
+            op.apply(theirs, data, count, type);
+        }
     }
 
     /**

@@ -492,7 +492,9 @@ class SharedMemoryCollectivesTest {
             world.reduce(Buffer.of(iroot), Op.MAX, root);   // built-in, in place on every rank
             float[] fsum = new float[n];
             world.reduce(Buffer.of(f), Buffer.of(fsum), Op.SUM, root);
-            assertEquals(before + 10, world.sharedMemoryCollectiveCalls(), "calls through shared memory, n = " + n);
+            double[] dsum = new double[n];
+            world.allreduce(Buffer.of(d), Buffer.of(dsum), Op.SUM);   // two ranks: folded into dsum in one pass
+            assertEquals(before + 11, world.sharedMemoryCollectiveCalls(), "calls through shared memory, n = " + n);
             for (int i = 0; i < n; i++) {
                 String at = "n = " + n + ", element " + i + ", rank " + me;
                 if (me == root) {
@@ -508,6 +510,8 @@ class SharedMemoryCollectivesTest {
                     assertEquals(value(me, i), lroot[i], "a non-root's in-place contribution is not written " + at);
                 }
                 assertEquals(max[i], fr[i], "allreduce MAX float " + at);
+                assertEquals((double) sum[i], dsum[i], "allreduce SUM double " + at);
+                assertEquals((double) value(me, i), d[i], "allreduce's send buffer is not written " + at);
                 assertEquals(folded[i], lr[i], "allreduce user (rank order) long " + at);
                 assertEquals(xor[i], ir[i], "allreduce BXOR int " + at);
                 assertEquals((char) (sum[i] + 11L * p), cr[i], "allreduce SUM char " + at);
