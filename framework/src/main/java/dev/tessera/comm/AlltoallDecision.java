@@ -12,10 +12,11 @@ final class AlltoallDecision {
      * above, the point-to-point pairwise exchange. {@code -Dtessera.alltoall.slotChunksMax=BYTES} sets it
      * (0: never); by default it is {@link #OVERSUBSCRIBED_CHUNKS_MAX} where the ranks' waits sleep
      * (more ranks than cores, or TESSERA_WAIT=block: the launcher gives every rank of a node the same
-     * setting, so the ranks agree on the path) and 0 where they spin. With spinning ranks the pairwise
-     * exchange is as fast or faster: 2 ranks on the Intel Xeon (2026-11-29, 3 alternating rounds, p50
-     * us) 256 KiB 41-64 pairwise against 69-71 in chunks, 1 MiB 239-462 against 332-344; on the AMD
-     * EPYC the same at 32 KiB and larger sizes slower after it (docs/performance.md, 2026-11-25).
+     * setting, so the ranks agree on the path) and {@link #SPINNING_CHUNKS_MAX} where they spin. With
+     * spinning ranks and 16 KiB slots the pairwise exchange was as fast or faster: 2 ranks on the Intel
+     * Xeon (2026-11-29, 3 alternating rounds, p50 us) 256 KiB 41-64 pairwise against 69-71 in chunks,
+     * 1 MiB 239-462 against 332-344; on the AMD EPYC the same at 32 KiB and larger sizes slower after it
+     * (docs/performance.md, 2026-11-25).
      */
     static final long SLOT_CHUNKS_MAX = Long.getLong("tessera.alltoall.slotChunksMax", -1);
 
@@ -26,6 +27,15 @@ final class AlltoallDecision {
      * in chunks (Open MPI: 33), 256 KiB 564-702 against 379-590, 1 MiB 2108-2571 against 1536-1679.
      */
     static final long OVERSUBSCRIBED_CHUNKS_MAX = 4L << 20;
+
+    /**
+     * The default of {@link #SLOT_CHUNKS_MAX} for spinning ranks (two, by {@link #SLOT_CHUNKS_RANKS}):
+     * with the 64 KiB slots (the default since 2026-11-29) the chunks were faster than the pairwise
+     * exchange on 2 ranks of the Intel Xeon up to 256 KiB blocks (3 alternating rounds, p50 us: 128 KiB
+     * 27-31 against 37-50, 256 KiB 56-64 against 57-86) and steadier at 1 MiB, where the pairwise
+     * exchange is bimodal (chunks 297-318; pairwise 277-300 in some runs, 483-941 in others).
+     */
+    static final long SPINNING_CHUNKS_MAX = 4L << 20;
 
     /**
      * The chunks are taken with at most this many ranks ({@code -Dtessera.alltoall.slotChunksRanks=N});
@@ -54,7 +64,7 @@ final class AlltoallDecision {
      * through the slots in chunks; {@code waitsBlock}: whether the ranks' waits sleep.
      */
     static boolean inSlotChunks(long blockBytes, int ranks, boolean waitsBlock) {
-        long max = SLOT_CHUNKS_MAX >= 0 ? SLOT_CHUNKS_MAX : waitsBlock ? OVERSUBSCRIBED_CHUNKS_MAX : 0;
+        long max = SLOT_CHUNKS_MAX >= 0 ? SLOT_CHUNKS_MAX : waitsBlock ? OVERSUBSCRIBED_CHUNKS_MAX : SPINNING_CHUNKS_MAX;
         int most = SLOT_CHUNKS_RANKS > 0 ? SLOT_CHUNKS_RANKS : waitsBlock ? Integer.MAX_VALUE : 2;
         return ranks <= most && blockBytes * ranks <= max;   // false when off (0)
     }

@@ -73,8 +73,9 @@ import java.lang.invoke.VarHandle;
  * allreduce, copies the other members' parts once their done words reach the chunk's call.
  * Those parts are read during the reader's next call at the latest, within the LAG above.
  * Bcast data and allgather blocks larger than a slot go through the slots the same way, a
- * slot's worth of bytes per flagged call ({@link #chunksLarge}: from three ranks on, and on
- * two ranks for a bcast from 256 KiB).
+ * slot's worth of bytes per flagged call ({@link #chunksLarge}). A two-rank reduce of a
+ * symmetric operation larger than a slot is not split: the root folds the other's chunks
+ * straight into its result ({@link #pairReduceChunks}).
  */
 final class NodeCollectives {
 
@@ -205,18 +206,18 @@ final class NodeCollectives {
     /**
      * Whether bcast ({@code bcast} true) or allgather data of {@code bytes} per rank, larger
      * than a slot, goes through the slots in chunks ({@code tessera.shm.coll.chunks}:
-     * {@code auto}, the default: with more than two ranks, and with two for a bcast of at least
-     * {@link #BCAST_CHUNKS_FROM} bytes; {@code on}; {@code off}). With two ranks the
-     * point-to-point algorithms, which copy once, stay faster for allgather at every size and
-     * for bcast below 256 KiB (stop 39's A/B: bcast 1 MiB 304 -> 123 us, 256 KiB 39.5 -> 32.7 us
-     * in chunks; allgather worse); with more, every step of theirs is a message that a rank
-     * descheduled on an oversubscribed core holds up. Depends only on values every rank shares
-     * (the call's size, the communicator's size, the property, which must be the same on every rank).
+     * {@code auto}, the default: always, but a two-rank bcast only from {@link #BCAST_CHUNKS_FROM}
+     * bytes; {@code on}; {@code off}). With 16 KiB slots the point-to-point algorithms were faster
+     * on two ranks for allgather and for bcast below 256 KiB (stop 39); with the 64 KiB slots (the
+     * default since 2026-11-29) the chunks were faster on two ranks of the Intel Xeon for both (3
+     * alternating rounds, p50 us: bcast 128 KiB 10-12 against 22-46, allgather 128 KiB 30-31 against
+     * 105-133, 256 KiB 57-66 against 100-222). Depends only on values every rank shares (the
+     * call's size, the communicator's size, the properties, which must be the same on every rank).
      */
     boolean chunksLarge(boolean bcast, long bytes) {
         return switch (CHUNKS) {
             case "on" -> true;
-            case "auto" -> p > 2 || bcast && bytes >= BCAST_CHUNKS_FROM;
+            case "auto" -> p > 2 || !bcast || bytes >= BCAST_CHUNKS_FROM;
             default -> false;
         };
     }
@@ -230,9 +231,10 @@ final class NodeCollectives {
 
     /**
      * Smallest two-rank bcast that {@code auto} sends through the slots in chunks
-     * ({@code tessera.shm.coll.bcastChunksFrom}, bytes; default 256 KiB).
+     * ({@code tessera.shm.coll.bcastChunksFrom}, bytes; default 0: every bcast larger than a slot;
+     * it was 256 KiB with the 16 KiB slots).
      */
-    static final long BCAST_CHUNKS_FROM = Long.getLong("tessera.shm.coll.bcastChunksFrom", 256 * 1024);
+    static final long BCAST_CHUNKS_FROM = Long.getLong("tessera.shm.coll.bcastChunksFrom", 0);
 
     /** Bytes one rank can contribute to a call through the slots. */
     long slotBytes() {
@@ -628,17 +630,23 @@ final class NodeCollectives {
             split(signature, send, data, count, op, type, root);
             return;
         }
-        if (send != data && me == root) {
+        boolean pair = pairwise(op);
+        // a two-rank root folds the other's slot and its own send buffer straight into data (foldInto)
+        boolean into = pair && me == root && send != data;
+        if (send != data && me == root && !into) {
             MemorySegment.copy(send, 0, data, 0, data.byteSize());
         }
-        boolean pair = pairwise(op);
         // with two ranks and a symmetric operation the root combines the other's slot into its own vector
         // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
         Call c = start(signature, me != root || !pair ? data : null);
         countSlotCall();
         if (me == root) {
             awaitAll(c);
-            combine(c.k(), data, count, op, type, pair);
+            if (into) {
+                foldInto(c.k(), send, data, count, op, type);
+            } else {
+                combine(c.k(), data, count, op, type, pair);
+            }
         }
         finish(c, me == root ? Integer.MAX_VALUE : -1);
     }
@@ -656,13 +664,18 @@ final class NodeCollectives {
             split(signature, send, data, count, op, type, -1);
             return;
         }
-        if (send != data) {
+        boolean into = pairwise(op) && send != data;   // see foldInto
+        if (send != data && !into) {
             MemorySegment.copy(send, 0, data, 0, data.byteSize());
         }
-        Call c = start(signature, data);
+        Call c = start(signature, into ? send : data);
         countSlotCall();
         awaitAll(c);
-        combine(c.k(), data, count, op, type, pairwise(op));
+        if (into) {
+            foldInto(c.k(), send, data, count, op, type);
+        } else {
+            combine(c.k(), data, count, op, type, pairwise(op));
+        }
         finish(c, Integer.MAX_VALUE);
     }
 
@@ -681,6 +694,10 @@ final class NodeCollectives {
         long callIndex = begin();
         if (!op.builtIn()) {
             wholeChunks(callIndex, signature, send, data, count, op, type, root);
+            return;
+        }
+        if (root >= 0 && pairwise(op) && PAIR_REDUCE_WHOLE) {
+            pairReduceChunks(callIndex, signature, send, data, count, op, type, root);
             return;
         }
         boolean pair = pairwise(op);
@@ -768,6 +785,48 @@ final class NodeCollectives {
         } while (done < count);
     }
 
+    /**
+     * Whether a two-rank reduce of a symmetric built-in operation larger than a slot goes
+     * through {@link #pairReduceChunks} rather than the split ({@code tessera.shm.coll.pairReduce},
+     * default on; every rank must be given the same value).
+     */
+    static final boolean PAIR_REDUCE_WHOLE = !"off".equals(System.getProperty("tessera.shm.coll.pairReduce", "on"));
+
+    /**
+     * Reduce of two ranks with a symmetric operation ({@link #pairwise}), chunk by chunk: the
+     * other rank only copies each chunk of its vector into its slot, the root folds that slot
+     * straight into its own result (x(other) op x(root) = x0 op x1 element by element) and puts
+     * nothing into its own slot. The root has to read the other's whole vector in any case; the
+     * split ({@link #split}) also sends the root's half over and the other's results back, half
+     * as much again between the cores, and makes each chunk wait for the other rank's combine.
+     * The contributor runs up to DEPTH - LAG - 1 chunks ahead, so its copies overlap the root's folds.
+     */
+    private void pairReduceChunks(long callIndex, CollectiveCheck.Signature signature, MemorySegment send,
+            MemorySegment data, int count, Op op, Datatype type, int root) {
+        boolean isRoot = me == root;
+        long es = type.byteSize();
+        int per = chunkElements(es);
+        int done = 0;
+        do {
+            int n = Math.min(per, count - done);
+            long bytes = n * es;
+            Call c = publish(callIndex, signature, isRoot ? null : send.asSlice(done * es, bytes));
+            if (isRoot) {
+                awaitAll(c);
+                MemorySegment out = data.asSlice(done * es, bytes);
+                MemorySegment theirs = mem.asSlice(dataAt(1 - me, c.k(), bytes), bytes);
+                if (send == data) {
+                    op.apply(theirs, out, n, type);
+                } else if (!op.applyInto(theirs, send.asSlice(done * es, bytes), out, n, type)) {
+                    MemorySegment.copy(send, done * es, out, 0, bytes);
+                    op.apply(theirs, out, n, type);
+                }
+            }
+            finish(c, isRoot ? Integer.MAX_VALUE : -1);
+            done += n;
+        } while (done < count);
+    }
+
     /** First element of member {@code i}'s share of a chunk of {@code n} elements (even: MINLOC/MAXLOC pairs stay whole). */
     private int share(int n, int i) {
         return i >= p ? n : (int) ((long) n * i / p) & ~1;
@@ -826,6 +885,23 @@ final class NodeCollectives {
      */
     private boolean pairwise(Op op) {
         return p == 2 && op.symmetric();
+    }
+
+    /**
+     * Two ranks, symmetric operation, not in place: data = x(other) op send in one pass where the
+     * operation has a kernel for it ({@link Op#applyInto}), else send copied into data and folded
+     * as {@link #combine} does; the same bits either way, one pass over data fewer.
+     */
+    private void foldInto(long k, MemorySegment send, MemorySegment data, int count, Op op, Datatype type) {
+        long bytes = data.byteSize();
+        if (bytes == 0) {
+            return;
+        }
+        MemorySegment theirs = mem.asSlice(dataAt(1 - me, k, bytes), bytes);
+        if (!op.applyInto(theirs, send, data, count, type)) {
+            MemorySegment.copy(send, 0, data, 0, bytes);
+            op.apply(theirs, data, count, type);
+        }
     }
 
     /**

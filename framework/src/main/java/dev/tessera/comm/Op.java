@@ -187,6 +187,28 @@ public final class Op {
         return kind != Kind.USER;
     }
 
+    /**
+     * {@code out[i] = in[i] op own[i]} for {@code count} elements of {@code type} in one pass, where a kernel
+     * for it exists (SUM of doubles and floats): true if done, false if the caller must copy {@code own} into
+     * {@code out} and {@link #apply} instead. The same operands in the same order as that, so the same bits.
+     */
+    boolean applyInto(MemorySegment in, MemorySegment own, MemorySegment out, int count, Datatype type) {
+        if (kind != Kind.SUM) {
+            return false;
+        }
+        return switch (type) {
+            case DOUBLE -> {
+                ReduceKernels.sumDoublesInto(in, own, out, count);
+                yield true;
+            }
+            case FLOAT -> {
+                ReduceKernels.sumFloatsInto(in, own, out, count);
+                yield true;
+            }
+            default -> false;
+        };
+    }
+
     /** {@code inout[i] = in[i] op inout[i]} for {@code count} elements of {@code type}. */
     void apply(MemorySegment in, MemorySegment inout, int count, Datatype type) {
         if (kind == Kind.USER) {

@@ -73,6 +73,20 @@ final class ReduceKernels {
         }
     }
 
+    /** out[i] = in[i] + own[i] (three segments, one pass). */
+    static void sumDoublesInto(MemorySegment in, MemorySegment own, MemorySegment out, int n) {
+        for (int i = 0; i < n; i++) {
+            out.setAtIndex(D, i, in.getAtIndex(D, i) + own.getAtIndex(D, i));
+        }
+    }
+
+    /** out[i] = in[i] + own[i] (three segments, one pass; float arithmetic rounds as {@link #floats} does). */
+    static void sumFloatsInto(MemorySegment in, MemorySegment own, MemorySegment out, int n) {
+        for (int i = 0; i < n; i++) {
+            out.setAtIndex(F, i, in.getAtIndex(F, i) + own.getAtIndex(F, i));
+        }
+    }
+
     private static double floating(int op, double a, double b) {
         return switch (op) {
             case SUM -> a + b;

@@ -16,14 +16,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Alltoall larger than one slot of the shm device's shared-memory collectives through the slots
- * in chunks, and alltoallv of two ranks through the slots, both off by default and switched on
- * here (-Dtessera.alltoall.slotChunksMax, -Dtessera.alltoallv.pairSlotsMax): with 64-byte slots,
+ * in chunks, and alltoallv of two ranks through the slots, switched on here
+ * (-Dtessera.alltoall.slotChunksMax, -Dtessera.alltoallv.pairSlotsMax): with 64-byte slots,
  * blocks that end inside, at and just past a chunk boundary arrive whole at 2, 3 and 4 ranks,
  * each call counts as one shared-memory call, and slots are reused across many chunks; at the
  * default slot size a 100 KiB-per-rank call of two ranks takes the chunks when asked for, one of
  * four spinning ranks only with -Dtessera.alltoall.slotChunksRanks=4, and without the switches
- * spinning ranks take the point-to-point path while ranks whose waits sleep take the chunks up
- * to 4 MiB per rank; alltoallv of two ranks is right whichever direction is longer; blocks
+ * two spinning ranks and ranks whose waits sleep take the chunks up to 4 MiB per rank; alltoallv of two ranks is right whichever direction is longer; blocks
  * or counts the ranks disagree on are a mismatch, not a hang or a wrong answer.
  */
 @Timeout(120)
@@ -74,9 +73,11 @@ class AlltoallSlotChunksTest {
     }
 
     @Test
-    void byDefaultLargeCallsOfTwoSpinningRanksTakeThePointToPointPath() {
+    void byDefaultTwoSpinningRanksTakeTheChunksUpToFourMiBPerRank() {
         new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=spin")).run(2, world -> {
-            transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, false);
+            transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, true);
+            transposeAndCheck(world, (4 << 20) / 4 / world.size(), true);        // 4 MiB per rank: the limit
+            transposeAndCheck(world, (4 << 20) / 4 / world.size() + 1, false);   // past it: point to point
             transposeAndCheck(world, 7, true);
             int[] counts = {5000, 5000};
             int[] displs = {0, 5000};

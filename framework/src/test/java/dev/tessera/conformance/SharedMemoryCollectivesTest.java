@@ -117,10 +117,8 @@ class SharedMemoryCollectivesTest {
         }
         count[0] = world.sharedMemoryCollectiveCalls();
 
-        // larger than a slot (16 KiB by default): with more than two ranks, chunks through the slots
-        // (NodeCollectives.chunksLarge), one shared-memory call; with two, a bcast of 256 KiB too, but a
-        // 32 KiB one takes the point-to-point algorithms, checked through the slots
-        boolean large = shared && p > 2;
+        // larger than a slot (64 KiB by default): chunks through the slots (NodeCollectives.chunksLarge),
+        // one shared-memory call
         boolean largeBcast = shared;
         int[] big = new int[64 * 1024];
         if (me == 0) {
@@ -135,14 +133,18 @@ class SharedMemoryCollectivesTest {
         assertEquals(count[0] + (largeBcast ? 1 : 0), world.sharedMemoryCollectiveCalls(), "a 256 KiB bcast");
         count[0] = world.sharedMemoryCollectiveCalls();
 
-        // more point-to-point calls in a row than there are slots, then shared-memory ones again: the
-        // agreement check of each call reads the right neighbour's slot before it is reused (no false mismatch)
+        // more point-to-point calls in a row than there are slots (gather: not through the slots, checked
+        // through them), then shared-memory ones again: the agreement check of each call reads the right
+        // neighbour's slot before it is reused (no false mismatch)
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < 10; i++) {
                 int[] b = new int[8 * 1024];
-                b[i] = me == 0 ? i + 1 : 0;
-                world.bcast(Buffer.of(b), 0);
-                assertEquals(i + 1, b[i], "32 KiB bcast " + i);
+                b[i] = me + i + 1;
+                int[] g = new int[p * b.length];
+                world.gather(Buffer.of(b), Buffer.of(g), 0);
+                for (int j = 0; me == 0 && j < p; j++) {
+                    assertEquals(j + i + 1, g[j * b.length + i], "32 KiB gather " + i + " from rank " + j);
+                }
             }
             for (int i = 0; i < 10; i++) {
                 world.barrier();
@@ -152,7 +154,7 @@ class SharedMemoryCollectivesTest {
                 assertEquals(i, s[0]);
             }
         }
-        assertEquals(count[0] + (shared ? 90 : 0) + (large ? 30 : 0), world.sharedMemoryCollectiveCalls());
+        assertEquals(count[0] + (shared ? 90 : 0), world.sharedMemoryCollectiveCalls());
     }
 
     /**
@@ -160,12 +162,11 @@ class SharedMemoryCollectivesTest {
      * slots and sizes that end inside, at and just past chunk boundaries (and in a chunk's
      * header line), every byte of every datatype class arrives, with every root, in place and
      * not, from heap arrays and a native segment, through more chunks than a rank has slots;
-     * each call counts as one shared-memory call. Two ranks take these chunks only when switched
-     * on ({@code on}); {@code auto} takes them from three ranks on (and on two for a bcast from
-     * 256 KiB: {@link #twoRanksBcastFrom256KiBInChunks}).
+     * each call counts as one shared-memory call, with the chunks switched on ({@code on}) and by
+     * default ({@code auto}; see also {@link #twoRanksBcastAndAllgatherLargerThanASlotInChunks}).
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"2 on", "3 on", "4 on", "3 auto", "4 auto"})
+    @ValueSource(strings = {"2 on", "3 on", "4 on", "2 auto", "3 auto", "4 auto"})
     void bcastAndAllgatherLargerThanASlotGoThroughItInChunks(String job) {
         String[] w = job.split(" ");
         new ProcessJobRunner("shm", Duration.ofSeconds(90), 0,
@@ -174,23 +175,23 @@ class SharedMemoryCollectivesTest {
     }
 
     /**
-     * Two ranks send a bcast of 256 KiB or more through the slots in chunks by default
-     * ({@code auto}), in the default 16 KiB (64 KiB) slots, and nothing else larger than a slot:
-     * sizes that are a multiple of the slot and sizes that end inside a chunk or inside an
-     * element's worth of the last one, from root 0 and root 1, as bytes, doubles and a native
-     * segment, arrive whole (each call one shared-memory call); a bcast just under 256 KiB and
-     * an allgather of 256 KiB per rank take the point-to-point path. {@code off} sends none of
-     * them through the slots, with the same data.
+     * Two ranks send bcast data and allgather blocks larger than a slot through the slots in
+     * chunks by default ({@code auto}), in the default 64 KiB slots: sizes just past a slot, a
+     * multiple of it, and sizes that end inside a chunk or inside an element's worth of the last
+     * one, from root 0 and root 1, as bytes, doubles and a native segment, arrive whole (each
+     * call one shared-memory call); so do a bcast just under 256 KiB and an allgather of 256 KiB
+     * per rank. {@code off} sends none of them through the slots, with the same data.
      */
     @ParameterizedTest(name = "chunks {0}")
     @ValueSource(strings = {"auto", "off"})
-    void twoRanksBcastFrom256KiBInChunks(String chunks) {
+    void twoRanksBcastAndAllgatherLargerThanASlotInChunks(String chunks) {
         new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.chunks=" + chunks))
                 .run(2, world -> {
                     int me = world.rank();
                     boolean on = chunks.equals("auto");
                     int call = 0;
-                    for (int bytes : new int[] {256 * 1024, 256 * 1024 + 13, 300_001, 1024 * 1024 - 24, 1024 * 1024 + 8}) {
+                    for (int bytes : new int[] {64 * 1024 + 8, 100_003, 256 * 1024, 256 * 1024 + 13, 300_001, 1024 * 1024 - 24,
+                            1024 * 1024 + 8}) {
                         for (int root = 0; root < 2; root++, call++) {
                             String at = bytes + " bytes from root " + root + " on rank " + me;
                             long before = world.sharedMemoryCollectiveCalls();
@@ -236,32 +237,37 @@ class SharedMemoryCollectivesTest {
                     java.util.Arrays.fill(mine, me + 5L);
                     long[] all = new long[2 * mine.length];
                     world.allgather(Buffer.of(mine), Buffer.of(all));
-                    assertEquals(5L, all[mine.length - 1]);
-                    assertEquals(6L, all[mine.length]);
-                    assertEquals(before, world.sharedMemoryCollectiveCalls(),
-                            "a bcast under 256 KiB and a 256 KiB allgather take the point-to-point path");
+                    for (int i = 0; i < all.length; i++) {
+                        assertEquals(i < mine.length ? 5L : 6L, all[i], "allgather element " + i);
+                    }
+                    for (int i = 0; i < under.length; i++) {
+                        assertEquals(77, under[i], "bcast element " + i);
+                    }
+                    assertEquals(before + (on ? 2 : 0), world.sharedMemoryCollectiveCalls(),
+                            "a bcast just under 256 KiB and a 256 KiB allgather, chunks " + chunks);
                 });
     }
 
     /**
      * Ranks whose waiting threads sleep (here forced with -Dtessera.wait=block; by default when
-     * ranks outnumber cores) get 64 KiB slots, spinning ranks 16 KiB: on two ranks a 32 KiB
-     * bcast fits a slot only in the first case, and one of 64 KiB + 8 B in neither (two ranks
-     * keep the point-to-point path for data larger than a slot).
+     * ranks outnumber cores) and spinning ranks both get 64 KiB slots (spinning ranks had 16 KiB
+     * until 2026-11-29): on two ranks a 32 KiB and a 64 KiB bcast fit a slot, one of 64 KiB + 8 B
+     * does not (the chunks switched off, so it takes the point-to-point path).
      */
     @ParameterizedTest(name = "wait {0}")
     @ValueSource(strings = {"spin", "block"})
-    void blockingRanksGetLargerSlots(String wait) {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=" + wait)).run(2, world -> {
+    void spinningAndBlockingRanksGet64KiBSlots(String wait) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=" + wait,
+                "-Dtessera.shm.coll.chunks=off")).run(2, world -> {
             int me = world.rank();
-            for (int ints : new int[] {8 * 1024, 16 * 1024, 16 * 1024 + 2}) {
+            for (int ints : new int[] {8 * 1024, 16 * 1024, 16 * 1024 + 2}) {   // 32 KiB, 64 KiB, 64 KiB + 8 B
                 int[] data = new int[ints];
                 for (int i = 0; i < ints; i++) {
                     data[i] = me == 1 ? i * 3 + ints : -1;
                 }
                 long before = world.sharedMemoryCollectiveCalls();
                 world.bcast(Buffer.of(data), 1);
-                boolean fits = 4L * ints <= (wait.equals("block") ? 64 : 16) * 1024;
+                boolean fits = 4L * ints <= 64 * 1024;
                 assertEquals(before + (fits ? 1 : 0), world.sharedMemoryCollectiveCalls(),
                         "a bcast of " + 4 * ints + " bytes through a slot, wait " + wait);
                 for (int i = 0; i < ints; i++) {
@@ -397,13 +403,19 @@ class SharedMemoryCollectivesTest {
      * 64-byte slots (8 doubles, 16 ints, 64 bytes per chunk) and counts that end inside, at and
      * just past a chunk boundary, every element of every datatype class is right, for symmetric
      * built-in operations, MINLOC (pairs) and a non-commutative user operation (rank order), in
-     * and out of place; each call counts as one shared-memory call.
+     * and out of place; each call counts as one shared-memory call. Two ranks run a reduce of a
+     * symmetric built-in operation through the root's fold ({@code pairReduce}, the default) and,
+     * with {@code -Dtessera.shm.coll.pairReduce=off}, through the split.
      */
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {2, 3, 4})
-    void reductionsLargerThanASlotGoThroughItInChunks(int ranks) {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64"))
-                .run(ranks, SharedMemoryCollectivesTest::chunkedReductions);
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"2 ranks", "2 ranks pairReduce=off", "3 ranks", "4 ranks"})
+    void reductionsLargerThanASlotGoThroughItInChunks(String job) {
+        List<String> opts = new java.util.ArrayList<>(List.of("-Dtessera.shm.coll.slotBytes=64"));
+        if (job.contains("pairReduce=off")) {
+            opts.add("-Dtessera.shm.coll.pairReduce=off");
+        }
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, opts)
+                .run(Integer.parseInt(job.split(" ")[0]), SharedMemoryCollectivesTest::chunkedReductions);
     }
 
     /** Small signed values, exact in every type: rank r's element i. */
@@ -476,18 +488,30 @@ class SharedMemoryCollectivesTest {
             world.allreduce(Buffer.of(cr), Op.SUM);
             byte[] br = new byte[n];
             world.allreduce(Buffer.of(b), Buffer.of(br), Op.MAX);
-            assertEquals(before + 8, world.sharedMemoryCollectiveCalls(), "calls through shared memory, n = " + n);
+            int[] iroot = in.clone();
+            world.reduce(Buffer.of(iroot), Op.MAX, root);   // built-in, in place on every rank
+            float[] fsum = new float[n];
+            world.reduce(Buffer.of(f), Buffer.of(fsum), Op.SUM, root);
+            double[] dsum = new double[n];
+            world.allreduce(Buffer.of(d), Buffer.of(dsum), Op.SUM);   // two ranks: folded into dsum in one pass
+            assertEquals(before + 11, world.sharedMemoryCollectiveCalls(), "calls through shared memory, n = " + n);
             for (int i = 0; i < n; i++) {
                 String at = "n = " + n + ", element " + i + ", rank " + me;
                 if (me == root) {
                     assertEquals(sum[i], dr[i], "reduce SUM double " + at);
                     assertEquals(folded[i], lroot[i], "reduce user (rank order) long in place " + at);
                     assertEquals(min[i], sr[i], "reduce MIN short " + at);
+                    assertEquals(max[i], iroot[i], "reduce MAX int in place " + at);
+                    assertEquals((float) sum[i], fsum[i], "reduce SUM float " + at);
                 } else {
+                    assertEquals(value(me, i), iroot[i], "a non-root's in-place built-in contribution is not written " + at);
+                    assertEquals(0.0f, fsum[i], "a non-root's float receive buffer is not written " + at);
                     assertEquals(0.0, dr[i], "a non-root's receive buffer is not written " + at);
                     assertEquals(value(me, i), lroot[i], "a non-root's in-place contribution is not written " + at);
                 }
                 assertEquals(max[i], fr[i], "allreduce MAX float " + at);
+                assertEquals((double) sum[i], dsum[i], "allreduce SUM double " + at);
+                assertEquals((double) value(me, i), d[i], "allreduce's send buffer is not written " + at);
                 assertEquals(folded[i], lr[i], "allreduce user (rank order) long " + at);
                 assertEquals(xor[i], ir[i], "allreduce BXOR int " + at);
                 assertEquals((char) (sum[i] + 11L * p), cr[i], "allreduce SUM char " + at);
@@ -530,10 +554,11 @@ class SharedMemoryCollectivesTest {
     }
 
     /**
-     * With the default slots (16 KiB), vectors of many chunks whose last chunk is partial:
+     * With the default slots (64 KiB), vectors of many chunks whose last chunk is partial:
      * every rank combines its share of each chunk and the root (reduce) or every rank
-     * (allreduce) collects the others' shares; every element checked on every rank, through
-     * more chunks than a rank has slots, with every root.
+     * (allreduce) collects the others' shares (a two-rank reduce: the root folds the other's
+     * chunks); every element checked on every rank, through more chunks than a rank has slots,
+     * with every root.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 4})
@@ -541,7 +566,7 @@ class SharedMemoryCollectivesTest {
         new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(ranks, world -> {
             int p = world.size();
             int me = world.rank();
-            int n = 70_001;   // floats: 17 chunks of 4096 and one of 369; doubles: 34 of 2048 and one of 369
+            int n = 70_001;   // floats: 4 chunks of 16384 and one of 4465; doubles: 8 of 8192 and one of 4465
             for (int root = 0; root < p; root++) {
                 float[] f = new float[n];
                 double[] d = new double[n];

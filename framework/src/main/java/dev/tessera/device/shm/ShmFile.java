@@ -119,8 +119,14 @@ public final class ShmFile {
                 wait, collSlot);
     }
 
-    /** Default bytes of one slot of the shared-memory collective region (per rank, 8 slots each). */
-    public static final int DEFAULT_COLL_SLOT_BYTES = 16 * 1024;
+    /**
+     * Default bytes of one slot of the shared-memory collective region (per rank, 8 slots each)
+     * when the ranks spin. It was 16 KiB until 2026-11-29: on two spinning ranks of an Intel Xeon
+     * a 256 KiB bcast in 16 KiB chunks took 32 us and in 64 KiB chunks 17 us (reduce 77 and 50 us),
+     * a chunk costing about 1-2 us beyond its copy (docs/performance.md, "Slot size and the
+     * two-rank reduce"); the same as {@link #DEFAULT_BLOCKING_COLL_SLOT_BYTES} now.
+     */
+    public static final int DEFAULT_COLL_SLOT_BYTES = 64 * 1024;
     /**
      * Default slot bytes when the ranks' waiting threads sleep (more ranks than cores, or
      * TESSERA_WAIT=block): bcast, allgather and reductions larger than a slot go through the
@@ -133,8 +139,8 @@ public final class ShmFile {
      * The slot size of the world communicator's shared-memory collective region that rank 0
      * writes into the header (the other ranks take rank 0's): 0 when TESSERA_SHM_COLL (or
      * the system property tessera.shm.coll) is {@code off}, else tessera.shm.coll.slotBytes
-     * (default 16 KiB, 64 KiB when {@code wait} is {@link WaitMode#BLOCK}; rounded up to a
-     * cache line).
+     * (default 64 KiB, spinning or blocking: {@link #DEFAULT_COLL_SLOT_BYTES},
+     * {@link #DEFAULT_BLOCKING_COLL_SLOT_BYTES}; rounded up to a cache line).
      */
     static int collectiveSlotBytes(java.util.Map<String, String> env, int rank, WaitMode wait) {
         String mode = System.getProperty("tessera.shm.coll", env.getOrDefault("TESSERA_SHM_COLL", "on"));
