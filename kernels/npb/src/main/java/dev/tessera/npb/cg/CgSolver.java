@@ -19,7 +19,10 @@ import java.util.Arrays;
  * wrote). Rows that form a symmetric diagonal block of A (the process's own columns; all of
  * them at one process) are multiplied through their upper triangle ({@link CgUpperHalf}),
  * split among the members by stored elements, each into its own accumulator (see
- * {@link #product}). At two processes of one member each, the product is
+ * {@link #product}). At one process of two members, the product is {@link CgMemberPair}'s
+ * instead (the upper half split into the members' two diagonal blocks and two shares of the
+ * block between them, so each member's random accesses stay in its own half of the vectors).
+ * At two processes of one member each, the product is
  * {@link CgRankPair}'s instead (every element stored once between the two processes). A dot
  * product is a member-order sum of the members' partial sums, then a butterfly over the
  * process row ({@link CgGrid#reduceExchProc}); the row reduction and transpose exchange of a
@@ -42,6 +45,12 @@ final class CgSolver {
      * per CG iteration (product's two exchanges, then the two dot products) instead of two; for comparison.
      */
     static final String CG_FOLD_OFF = "tessera.npb.cg.pairFold.off";
+    /**
+     * {@code -Dtessera.npb.cg.memberPair.off=true}: at one process of two members, the product
+     * through the whole upper half split by rows ({@link CgUpperHalf#balancedRows}) instead of
+     * {@link CgMemberPair}'s; for comparison.
+     */
+    static final String CG_MEMBER_PAIR_OFF = "tessera.npb.cg.memberPair.off";
     /** Doubles between two members' partial sums: one cache line each. */
     private static final int PAD = 8;
 
@@ -62,6 +71,8 @@ final class CgSolver {
     private final CgRankPair pair;
     /** With {@link #pair}: whether its exchanges are folded into the dot products ({@link CgRankPair#multiplyDot}). */
     private final boolean folded;
+    /** At one process of two members: the product split as between two processes, or null. */
+    private final CgMemberPair memberPair;
     /** With {@link #half} and several members: member m's share of the half's product, rows halfRows[m] on. */
     private final double[][] accumulators;
     /** First row of each member's part of the product with {@link #half} (members + 1 bounds). */
@@ -119,9 +130,13 @@ final class CgSolver {
         this.a = allRowsInHalf ? null : matrix.a;
         this.colidx = allRowsInHalf ? null : matrix.colidx;
         this.rowstr = allRowsInHalf ? null : matrix.rowstr;
+        // One process of two members whose vector blocks are the split's two halves.
+        this.memberPair = half != null && half.n == rows && half.n == cols && grid.l2npcols == 0
+                && team.size() == 2 && !Boolean.getBoolean(CG_MEMBER_PAIR_OFF)
+                ? CgMemberPair.of(half, block(cols, 1, 2)) : null;
         if (half != null) {
             this.halfRows = half.balancedRows(team.size());
-            this.accumulators = new double[team.size() > 1 ? team.size() : 0][];
+            this.accumulators = new double[team.size() > 1 && memberPair == null ? team.size() : 0][];
             for (int m = 0; m < accumulators.length; m++) {
                 accumulators[m] = new double[cols];
             }
@@ -160,6 +175,11 @@ final class CgSolver {
     /** Whether the product is {@link CgRankPair}'s. */
     boolean pairProduct() {
         return pair != null;
+    }
+
+    /** Whether the product is {@link CgMemberPair}'s. */
+    boolean memberPairProduct() {
+        return memberPair != null;
     }
 
     /** Rows of the block whose product uses the upper triangle ({@link CgUpperHalf}); 0 if none. */
@@ -361,6 +381,15 @@ final class CgSolver {
             Buffer exchangeRecv, int r0, int r1, int c0, int c1) {
         if (pair != null) {
             pair.multiply(v, target);
+            return;
+        }
+        if (memberPair != null) {
+            // Each member's block [c0, c1) is its half of the split; the barrier publishes the
+            // partial sums for the other member's rows. The next reuse of them is a product
+            // later, after the reductions' barriers, so no member overwrites sums still read.
+            memberPair.multiply(id, v, target);
+            barrier(ctx, members);
+            memberPair.merge(id, target);
             return;
         }
         if (half == null) {
