@@ -607,12 +607,13 @@ public final class ShmDevice extends MatchingDevice {
                     !synchronous && buffer.byteSize() <= eagerLimit, new DeviceRequest(DeviceRequest.Kind.SEND));
         }
         Outbound direct = outbound[dest];
-        if (!synchronous && (buffer.byteSize() <= LANE_MAX || buffer.byteSize() <= direct.ring.payloadCapacity())
+        // single copy first: from SingleCopy.MIN_BYTES it beats the ring's two copies even within one cell
+        boolean single = singleCopy(buffer, dest);
+        if (!synchronous && !single && (buffer.byteSize() <= LANE_MAX || buffer.byteSize() <= direct.ring.payloadCapacity())
                 && direct.tryDirect(buffer, tag, context, typeCode)) {
             return SENT;
         }
         DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
-        boolean single = singleCopy(buffer, dest);
         boolean acked = synchronous || single;
         int id = acked ? nextId.incrementAndGet() : 0;
         Outgoing m = new Outgoing(buffer, single ? SINGLE : FIRST, tag, context, typeCode, id, acked, send);
