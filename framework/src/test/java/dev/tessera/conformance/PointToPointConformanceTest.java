@@ -79,7 +79,11 @@ class PointToPointConformanceTest {
         largeNativeMessages(runner);
     }
 
-    /** The same cases on shm with single copy switched on (off by default: the ring is faster on AMD EPYC). */
+    /**
+     * The same cases on shm with single copy switched on (its default only on Intel processors:
+     * the ring is faster on AMD EPYC), from 16 KiB: messages that fit one ring cell go by single
+     * copy too.
+     */
     @Test
     @Timeout(120)
     void largeMessagesFromNativeMemoryBySingleCopyReachEveryKindOfReceive() {
@@ -87,11 +91,21 @@ class PointToPointConformanceTest {
                 List.of("-Dtessera.shm.singleCopy=true")));
     }
 
+    /** The same cases on shm with single copy switched off: native memory through the ring's cells. */
+    @Test
+    @Timeout(120)
+    void largeMessagesFromNativeMemoryThroughTheRingReachEveryKindOfReceive() {
+        largeNativeMessages(new ProcessJobRunner("shm", java.time.Duration.ofSeconds(90), 0,
+                List.of("-Dtessera.shm.singleCopy=false")));
+    }
+
     private static void largeNativeMessages(JobRunner runner) {
         // Native send buffers are what the shm device can move by single copy (the receiver reads
         // the sender's memory): posted and unexpected receives, heap and native targets,
         // truncation, and order with small messages around them.
-        int[] sizes = {64 * 1024 - 1, 64 * 1024, (1 << 20) + 3, 16 << 20};
+        // 16 KiB - 1 and 16 KiB: either side of single copy's smallest message; 20000: single copy
+        // of a message that fits one ring cell
+        int[] sizes = {16 * 1024 - 1, 16 * 1024, 20000, 64 * 1024 - 1, 64 * 1024, (1 << 20) + 3, 16 << 20};
         runner.run(2, world -> {
             // a shared arena: a confined segment is copied into the heap by Buffer (the device's
             // threads may not read it), so it would never reach the single-copy path

@@ -447,7 +447,8 @@ public final class ShmDevice extends MatchingDevice {
                     if (cell == null) {
                         return rang(any);
                     }
-                    int chunk = (int) Math.min(ring.payloadCapacity(), m.payload.byteSize() - m.written);
+                    int chunk = (int) Math.min(m.firstSent ? ring.payloadCapacity() : firstPiece(ring),
+                            m.payload.byteSize() - m.written);
                     cell.set(ValueLayout.JAVA_INT, C_KIND, m.firstSent ? MORE : m.kind);
                     cell.set(ValueLayout.JAVA_INT, C_TAG, m.tag);
                     cell.set(ValueLayout.JAVA_INT, C_CONTEXT, m.context);
@@ -548,6 +549,19 @@ public final class ShmDevice extends MatchingDevice {
         }
     }
 
+    /**
+     * Largest payload of a message's FIRST cell ({@code tessera.shm.firstPiece}, default 8 KiB,
+     * at most a cell's payload); the MORE cells after it are filled. The receiver starts copying a
+     * message out of the ring once its FIRST cell is published, so a small first piece lets the
+     * two copies overlap sooner: a message of one cell's size is copied in and out as two
+     * pieces in a pipeline instead of one after the other.
+     */
+    static final int FIRST_PIECE = Integer.getInteger("tessera.shm.firstPiece", 8 * 1024);
+
+    private static int firstPiece(ShmRing ring) {
+        return FIRST_PIECE > 0 ? Math.min(FIRST_PIECE, ring.payloadCapacity()) : ring.payloadCapacity();
+    }
+
     /** Writes a lane entry's header, all but its sequence word ({@link ShmLane#publish}). */
     private static void laneHeader(MemorySegment entries, long at, int kind, int tag, int context, int typeCode, int length,
                                    int id) {
@@ -607,12 +621,13 @@ public final class ShmDevice extends MatchingDevice {
                     !synchronous && buffer.byteSize() <= eagerLimit, new DeviceRequest(DeviceRequest.Kind.SEND));
         }
         Outbound direct = outbound[dest];
-        if (!synchronous && (buffer.byteSize() <= LANE_MAX || buffer.byteSize() <= direct.ring.payloadCapacity())
+        // single copy first: from SingleCopy.MIN_BYTES it beats the ring's two copies even within one cell
+        boolean single = singleCopy(buffer, dest);
+        if (!synchronous && !single && (buffer.byteSize() <= LANE_MAX || buffer.byteSize() <= firstPiece(direct.ring))
                 && direct.tryDirect(buffer, tag, context, typeCode)) {
             return SENT;
         }
         DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
-        boolean single = singleCopy(buffer, dest);
         boolean acked = synchronous || single;
         int id = acked ? nextId.incrementAndGet() : 0;
         Outgoing m = new Outgoing(buffer, single ? SINGLE : FIRST, tag, context, typeCode, id, acked, send);

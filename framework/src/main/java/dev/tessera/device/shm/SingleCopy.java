@@ -24,8 +24,14 @@ import java.lang.invoke.MethodHandle;
  */
 final class SingleCopy {
 
-    /** Smallest message sent by single copy (below it the ring's pipeline is as fast). */
-    static final long MIN_BYTES = Long.getLong("tessera.shm.singleCopyMin", 64 * 1024);
+    /**
+     * Smallest message sent by single copy ({@code tessera.shm.singleCopyMin}, default 16 KiB).
+     * Below it the ring's two copies are cheaper than the system call and the acknowledgement;
+     * from it, even a message that fits one cell goes by single copy. On the Intel Xeon VM a
+     * ping-pong of 16 KiB took 3.5 us by single copy and 4.0-4.6 us through one cell, 4 and 8
+     * KiB 2.7-3.4 us by single copy and 1.8-2.7 us through the ring (stop 42).
+     */
+    static final long MIN_BYTES = Long.getLong("tessera.shm.singleCopyMin", 16 * 1024);
     private static final int BOUNCE = 256 * 1024;
     private static final long PROBE_MAGIC = 0x5453524150524F42L;
     private static final int PR_SET_PTRACER = 0x59616d61;
@@ -65,11 +71,14 @@ final class SingleCopy {
     }
 
     /**
-     * True if single copy was asked for: {@code -Dtessera.shm.singleCopy=true} or
-     * {@code TESSERA_SHM_SINGLE_COPY=1} (the property wins). Off by default: on the AMD EPYC
-     * VMs this project measures on, process_vm_readv moves 1 MiB in 99-105 us where the
-     * ring's two pipelined copies take 22-25 us (docs/performance.md), at every size from
-     * 64 KiB to 4 MiB; Open MPI's CMA path is as slow there.
+     * True if single copy is on: {@code -Dtessera.shm.singleCopy=true|false} or
+     * {@code TESSERA_SHM_SINGLE_COPY=1|0} (the property wins); without either, on for Intel
+     * processors and off for others. On the Intel Xeon VM (family 6 model 207) single copy
+     * takes a ping-pong of 64 KiB-1 MiB from native memory to 0.85-0.91 x Open MPI's time,
+     * where the ring's two copies take 1.2-1.7 x (stop 42, docs/performance.md); on the AMD
+     * EPYC VMs this project measured earlier, process_vm_readv moved 1 MiB in 99-105 us where
+     * the ring's two pipelined copies took 22-25 us, at every size from 64 KiB to 4 MiB, and
+     * Open MPI's CMA path was as slow there.
      */
     static boolean requested() {
         String property = System.getProperty("tessera.shm.singleCopy");
@@ -77,7 +86,24 @@ final class SingleCopy {
             return Boolean.parseBoolean(property.strip());
         }
         String variable = System.getenv("TESSERA_SHM_SINGLE_COPY");
-        return variable != null && (variable.strip().equals("1") || variable.strip().equalsIgnoreCase("true"));
+        if (variable != null && !variable.isBlank()) {
+            return variable.strip().equals("1") || variable.strip().equalsIgnoreCase("true");
+        }
+        return intelProcessor();
+    }
+
+    /** True if /proc/cpuinfo names an Intel processor ({@code vendor_id : GenuineIntel}). */
+    static boolean intelProcessor() {
+        try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of("/proc/cpuinfo"))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.startsWith("vendor_id")) {
+                    return line.contains("GenuineIntel");
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // no /proc: not Linux, and single copy is Linux-only anyway
+        }
+        return false;
     }
 
     static boolean available() {
