@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.TesseraException;
-import dev.tessera.device.JobFailure;
-import dev.tessera.device.MatchingEngine;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.Consumer;
@@ -40,15 +37,9 @@ class CorruptCellTest {
     }
 
     static void corruptCellFromRankZero(Consumer<MemorySegment> fill) {
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment file = arena.allocate(ShmLayout.fileBytes(2, CELL_BYTES, CELLS), 64);
-            for (int r = 0; r < 2; r++) {   // both ranks present and alive (this process)
-                file.set(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(r), ProcessHandle.current().pid());
-                file.set(ValueLayout.JAVA_INT, ShmLayout.rankOffset(r) + 8, ShmLayout.STATE_ATTACHED);
-            }
-            JobFailure failure = new JobFailure();
-            ShmDevice rank1 = new ShmDevice(file, 1, 2, CELL_BYTES, CELLS, CELL_BYTES - ShmLayout.CELL_HEADER, failure,
-                    new MatchingEngine(), new int[] {0, 1}, dev.tessera.device.WaitMode.SPIN);
+        try (InProcessShmRanks job = new InProcessShmRanks(2, CELL_BYTES, CELLS)) {   // both ranks alive (this process)
+            MemorySegment file = job.file;
+            ShmDevice rank1 = job.rank(1);
             ShmRing fromZero = new ShmRing(file, ShmLayout.ringOffset(0, 1, 2, CELL_BYTES, CELLS), CELL_BYTES, CELLS, true);
             MemorySegment cell = fromZero.claim();
             cell.set(ValueLayout.JAVA_INT, ShmLayout.C_KIND, ShmLayout.FIRST);
@@ -90,15 +81,9 @@ class CorruptCellTest {
     @ValueSource(strings = {"unknown lane kind", "message longer than the lane holds", "negative length",
         "cell entry without a cell"})
     void aCorruptLaneEntryIsAnErrorNamingTheRank(String what) {
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment file = arena.allocate(ShmLayout.fileBytes(2, CELL_BYTES, CELLS), 64);
-            for (int r = 0; r < 2; r++) {
-                file.set(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(r), ProcessHandle.current().pid());
-                file.set(ValueLayout.JAVA_INT, ShmLayout.rankOffset(r) + 8, ShmLayout.STATE_ATTACHED);
-            }
-            JobFailure failure = new JobFailure();
-            ShmDevice rank1 = new ShmDevice(file, 1, 2, CELL_BYTES, CELLS, CELL_BYTES - ShmLayout.CELL_HEADER, failure,
-                    new MatchingEngine(), new int[] {0, 1}, dev.tessera.device.WaitMode.SPIN);
+        try (InProcessShmRanks job = new InProcessShmRanks(2, CELL_BYTES, CELLS)) {
+            MemorySegment file = job.file;
+            ShmDevice rank1 = job.rank(1);
             ShmLane lane = new ShmLane(file, ShmLayout.laneOffset(0, 1, 2, CELL_BYTES, CELLS), true);
             long at = lane.claimAt(8);
             MemorySegment entries = lane.segment();

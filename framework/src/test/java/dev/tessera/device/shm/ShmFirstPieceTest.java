@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.tessera.device.DeviceRequest;
-import dev.tessera.device.JobFailure;
-import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
-import dev.tessera.device.WaitMode;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.AfterEach;
@@ -31,55 +27,34 @@ class ShmFirstPieceTest {
     static final int CAPACITY = CELL_BYTES - ShmLayout.CELL_HEADER;
     static final int PIECE = ShmDevice.FIRST_PIECE;
 
-    private Arena arena;
-    private MemorySegment file;
+    private InProcessShmRanks job;
     private ShmDevice rank0;
     private ShmDevice rank1;
 
     @BeforeEach
     void twoRanks() {
-        arena = Arena.ofShared();
-        file = arena.allocate(ShmLayout.fileBytes(2, CELL_BYTES, CELLS), 64);
-        for (int r = 0; r < 2; r++) {
-            file.set(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(r), ProcessHandle.current().pid());
-            file.set(ValueLayout.JAVA_INT, ShmLayout.rankOffset(r) + 8, ShmLayout.STATE_ATTACHED);
-        }
-        JobFailure failure = new JobFailure();
-        rank0 = new ShmDevice(file, 0, 2, CELL_BYTES, CELLS, CAPACITY, failure, new MatchingEngine(), new int[] {0, 1},
-                WaitMode.SPIN);
-        rank1 = new ShmDevice(file, 1, 2, CELL_BYTES, CELLS, CAPACITY, failure, new MatchingEngine(), new int[] {0, 1},
-                WaitMode.SPIN);
+        job = new InProcessShmRanks(2, CELL_BYTES, CELLS);
+        rank0 = job.rank(0);
+        rank1 = job.rank(1);
     }
 
     @AfterEach
     void release() {
-        arena.close();
+        job.close();
     }
 
     private static byte[] pattern(int n, int seed) {
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = (byte) (seed * 31 + i * 7 + 1);
-        }
-        return b;
+        return InProcessShmRanks.pattern(n, seed);
     }
 
     private void untilComplete(DeviceRequest... requests) {
-        for (DeviceRequest r : requests) {
-            for (long polls = 1; !r.isComplete(); polls++) {
-                rank0.progress();
-                rank1.progress();
-                if ((polls & 0xFFFFF) == 0 && Thread.currentThread().isInterrupted()) {
-                    throw new AssertionError("a request did not complete (" + polls + " polls)");
-                }
-            }
-        }
+        job.untilComplete(requests);
     }
 
     /** Payload bytes of the {@code index}-th cell rank 0 wrote into its ring to rank 1. */
     private int chunkOfCell(int index) {
         long cell = ShmLayout.ringOffset(0, 1, 2, CELL_BYTES, CELLS) + ShmLayout.RING_CELLS + (long) index * CELL_BYTES;
-        return file.get(ValueLayout.JAVA_INT, cell + ShmLayout.C_CHUNK);
+        return job.file.get(ValueLayout.JAVA_INT, cell + ShmLayout.C_CHUNK);
     }
 
     private static final int[] SIZES = {PIECE - 1, PIECE, PIECE + 1, PIECE + 16, PIECE + 17, CAPACITY - 1, CAPACITY,

@@ -8,11 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.device.Device;
 import dev.tessera.device.DeviceRequest;
-import dev.tessera.device.JobFailure;
-import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
-import dev.tessera.device.WaitMode;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -39,29 +35,20 @@ class ShmLaneTest {
     static final int CELLS = 8;
     static final int CAPACITY = CELL_BYTES - ShmLayout.CELL_HEADER;
 
-    private Arena arena;
+    private InProcessShmRanks job;
     private MemorySegment file;
     private ShmDevice[] ranks;
 
     @BeforeEach
     void threeRanks() {
-        arena = Arena.ofShared();
-        file = arena.allocate(ShmLayout.fileBytes(3, CELL_BYTES, CELLS), 64);
-        for (int r = 0; r < 3; r++) {
-            file.set(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(r), ProcessHandle.current().pid());
-            file.set(ValueLayout.JAVA_INT, ShmLayout.rankOffset(r) + 8, ShmLayout.STATE_ATTACHED);
-        }
-        JobFailure failure = new JobFailure();
-        ranks = new ShmDevice[3];
-        for (int r = 0; r < 3; r++) {
-            ranks[r] = new ShmDevice(file, r, 3, CELL_BYTES, CELLS, CAPACITY, failure, new MatchingEngine(),
-                    new int[] {0, 1, 2}, WaitMode.SPIN);
-        }
+        job = new InProcessShmRanks(3, CELL_BYTES, CELLS);
+        file = job.file;
+        ranks = new ShmDevice[] {job.rank(0), job.rank(1), job.rank(2)};
     }
 
     @AfterEach
     void release() {
-        arena.close();
+        job.close();
     }
 
     private static byte[] bytes(int n, int seed) {
@@ -74,16 +61,7 @@ class ShmLaneTest {
     }
 
     private void untilComplete(DeviceRequest... requests) {
-        for (DeviceRequest r : requests) {
-            for (long polls = 1; !r.isComplete(); polls++) {
-                for (ShmDevice d : ranks) {
-                    d.progress();
-                }
-                if ((polls & 0xFFFFF) == 0 && Thread.currentThread().isInterrupted()) {
-                    throw new AssertionError("a request did not complete (" + polls + " polls)");
-                }
-            }
-        }
+        job.untilComplete(requests);
     }
 
     /** Sizes on both sides of every path's limit: lane (inline), one cell, several cells. */

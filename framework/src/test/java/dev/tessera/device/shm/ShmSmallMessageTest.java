@@ -9,11 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.device.DeviceRequest;
-import dev.tessera.device.JobFailure;
-import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
 import dev.tessera.device.WaitMode;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -37,50 +34,30 @@ class ShmSmallMessageTest {
     static final int CELLS = 8;
     static final int CAPACITY = CELL_BYTES - ShmLayout.CELL_HEADER;
 
-    private Arena arena;
+    private InProcessShmRanks job;
     private MemorySegment file;
     private ShmDevice rank0;
     private ShmDevice rank1;
 
     @BeforeEach
     void twoRanks() {
-        arena = Arena.ofShared();
-        file = arena.allocate(ShmLayout.fileBytes(2, CELL_BYTES, CELLS), 64);
-        for (int r = 0; r < 2; r++) {
-            file.set(ValueLayout.JAVA_LONG, ShmLayout.rankOffset(r), ProcessHandle.current().pid());
-            file.set(ValueLayout.JAVA_INT, ShmLayout.rankOffset(r) + 8, ShmLayout.STATE_ATTACHED);
-        }
-        JobFailure failure = new JobFailure();
-        rank0 = new ShmDevice(file, 0, 2, CELL_BYTES, CELLS, CAPACITY, failure, new MatchingEngine(), new int[] {0, 1},
-                WaitMode.SPIN);
-        rank1 = new ShmDevice(file, 1, 2, CELL_BYTES, CELLS, CAPACITY, failure, new MatchingEngine(), new int[] {0, 1},
-                WaitMode.SPIN);
+        job = new InProcessShmRanks(2, CELL_BYTES, CELLS);
+        file = job.file;
+        rank0 = job.rank(0);
+        rank1 = job.rank(1);
     }
 
     @AfterEach
     void release() {
-        arena.close();
+        job.close();
     }
 
     private static MemorySegment pattern(int n, int seed) {
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = (byte) (seed * 31 + i * 7 + 1);
-        }
-        return MemorySegment.ofArray(b);
+        return MemorySegment.ofArray(InProcessShmRanks.pattern(n, seed));
     }
 
     private void untilComplete(DeviceRequest... requests) {
-        for (DeviceRequest r : requests) {
-            for (long polls = 1; !r.isComplete(); polls++) {
-                rank0.progress();
-                rank1.progress();
-                if ((polls & 0xFFFFF) == 0 && Thread.currentThread().isInterrupted()) {
-                    // the class's @Timeout interrupts this thread: fail instead of polling forever
-                    throw new AssertionError("a request did not complete (" + polls + " polls)");
-                }
-            }
-        }
+        job.untilComplete(requests);
     }
 
     private void sendAndCheck(int n, int seed) {
@@ -100,8 +77,7 @@ class ShmSmallMessageTest {
         // before parking (a park ends late by the timer slack); a blocking rank sleeps instead
         assertSame(dev.tessera.device.BackoffIdleStrategy.LONG_SPIN, rank0.idleStrategy());
         assertFalse(dev.tessera.device.BackoffIdleStrategy.LONG_SPIN.parks(40_000));
-        ShmDevice blocking = new ShmDevice(file, 0, 2, CELL_BYTES, CELLS, CAPACITY, new JobFailure(), new MatchingEngine(),
-                new int[] {0, 1}, WaitMode.BLOCK);
+        ShmDevice blocking = job.device(0, WaitMode.BLOCK);
         assertNotSame(dev.tessera.device.BackoffIdleStrategy.LONG_SPIN, blocking.idleStrategy());
     }
 
