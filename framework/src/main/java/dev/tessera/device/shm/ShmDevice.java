@@ -170,10 +170,18 @@ public final class ShmDevice extends MatchingDevice {
     /**
      * How long a blocking request wait yields its core, polling between yields, after its
      * {@link #SPIN_POLLS} empty polls and before it sleeps on the doorbell
-     * ({@code tessera.wait.yieldMicros}, 0: no yield phase). The collectives' waits have their
-     * own ({@code tessera.shm.coll.yieldMicros}).
+     * ({@code tessera.wait.yieldMicros}, default 1000; 0: no yield phase). The peer a rank
+     * waits for is then usually the other rank of its core: a yield runs it at once and keeps
+     * this rank on its core and runnable, where a sleep costs a futex wake-up, often on the
+     * other core, per exchange. On 4 shm ranks on 2 cores (the heat example, Intel Xeon, the
+     * job alone under the machine lock, 13 alternating pairs of 1,352 steps) 1 ms of yields
+     * took the solve from 3.22 to 2.87 s at the median (faster in 10 of 13 pairs) and the
+     * job's CPU from 9.6 to 8.6 s; a 338-step solve, mostly JIT warm-up, did not change
+     * beyond its spread (docs/performance.md, stop 43). On a machine shared with other work a
+     * yield hands the core to that work for its time slice, as a sleep does. The collectives'
+     * waits have their own ({@code tessera.shm.coll.yieldMicros}).
      */
-    static final long WAIT_YIELD_NANOS = Long.getLong("tessera.wait.yieldMicros", 0) * 1000L;
+    static final long WAIT_YIELD_NANOS = Long.getLong("tessera.wait.yieldMicros", 1000) * 1000L;
     /** Longest sleep on the doorbell before the sleeper checks its peers' liveness. */
     private static final long SLEEP_NANOS = Long.getLong("tessera.shm.sleepMillis", 100) * 1_000_000L;
     private static final MemorySegment SLEEP_TIMEOUT = Futex.available() ? Futex.timeout(SLEEP_NANOS) : null;

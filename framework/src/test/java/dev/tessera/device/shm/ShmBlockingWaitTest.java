@@ -73,13 +73,37 @@ class ShmBlockingWaitTest {
             watcher.join();
             assertEquals(42, value[0]);
             assertTrue(d.sleeps() > 0, "rank 1 never slept on its doorbell");
-            assertEquals(0, d.yields(), "rank 1 yielded, but the default has no yield phase");
+            if (ShmDevice.WAIT_YIELD_NANOS > 0) {
+                assertTrue(d.yields() > 0, "rank 1 slept without yielding first, but its wait has a yield phase of "
+                        + ShmDevice.WAIT_YIELD_NANOS / 1000 + " us");
+            } else {
+                assertEquals(0, d.yields(), "rank 1 yielded, but -Dtessera.wait.yieldMicros=0 leaves the yield phase out");
+            }
             assertTrue(asleep.get() > samples.get() / 2, "rank 1 was asleep in only " + asleep.get() + " of "
                     + samples.get() + " looks at its state while it waited: it spun");
             assertTrue(cpu < wall / 2, "rank 1 used " + cpu / 1_000_000 + " ms of CPU in a wait of "
                     + wall / 1_000_000 + " ms: it spun instead of sleeping");
         }
         world.barrier();
+    }
+
+    /** With -Dtessera.wait.yieldMicros=0 a waiting rank goes from its polls straight to sleep: no yield at all. */
+    @Test
+    void noYieldPhaseWhenItIsTurnedOff() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=block", "-Dtessera.wait.yieldMicros=0"))
+                .run(2, ShmBlockingWaitTest::sleepWhileWaiting);
+    }
+
+    /**
+     * By default a blocking request wait yields its core for a while before it sleeps (the
+     * other rank of an oversubscribed core runs at once, and this rank stays on its core):
+     * rank 1 waits 300 ms for a message, yields first, and still sleeps after.
+     */
+    @Test
+    void aBlockingWaitYieldsBeforeItSleepsByDefault() {
+        assertTrue(ShmDevice.WAIT_YIELD_NANOS > 0, "the test JVM's own default has no yield phase");
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=block"))
+                .run(2, ShmBlockingWaitTest::yieldThenSleep);
     }
 
     /**
