@@ -33,18 +33,6 @@ import java.util.Arrays;
  * same bits). Two waits that can hold a process up per iteration instead of four
  * ({@link #multiply}'s two and the two dot products').
  *
- * <p>The split column moves ({@link #balancedSplit}): both processes keep the whole
- * off-diagonal block (process 0 as rows of B^T, process 1 as rows of B with each row's
- * columns ascending), so that s can be any column; at the start of every solve but the first
- * (the first product of a solve fetches p anyway), process 1 sends process 0 the time its
- * products took in the last solve, and process 0 moves s so that the two processes' products
- * would have taken the same time, and sends it back. The two vCPUs of the machine this was
- * measured on computed the same product at speeds up to 1.7x apart, for whole runs, and the
- * faster process waited for the slower 265-650 us per CG iteration (docs/npb.md, stop 43).
- * So the elements each process multiplies, and the order of some sums, depend on timing:
- * the results differ from run to run by rounding only. {@code
- * -Dtessera.npb.cg.pairBalance.off=true} keeps s where the element counts put it.
- *
  * <p>Built by {@link #create}, collectively, on one member per process; used only with one
  * team member (the product is not split among members).
  */
@@ -55,42 +43,16 @@ final class CgRankPair {
     private static final int TAG_SUMS = 22;
     private static final int TAG_RESIDUAL = 23;
     private static final int TAG_RHO = 24;
-    private static final int TAG_SPLIT = 25;
-    /** {@code -Dtessera.npb.cg.pairBalance.off=true}: the split column stays where the element counts put it. */
-    static final String BALANCE_OFF = "tessera.npb.cg.pairBalance.off";
 
     private final Comm world;
     private final int partner;
     private final CgUpperHalf half;
-    /**
-     * The whole off-diagonal block as rows of the other block, own (local) columns: on process
-     * 0 the rows of B^T (its share: rows below the split), on process 1 the rows of B, each
-     * row's columns ascending (its share: columns from the split on, elements begin[t] ..).
-     */
+    /** The process's share of the off-diagonal elements: rows of the other block, own (local) columns. */
     private final int[] rowstr;
     private final int[] colidx;
     private final double[] a;
-    /** Process 1: the first element of each row at or after the split column; process 0: rowstr. */
-    private final int[] begin;
-    /** Rows and columns of the other process's diagonal block (process 0) or of its own (process 1): the range of the split. */
-    private final int splitRange;
-    /** Process 0: the work outside the share on both processes, in {@link #split}'s units. */
-    private final long fixedOwn;
-    private final long fixedOther;
-    private final boolean balance;
-    /** The split column s, and what depends on it. */
-    private int split;
-    /** The rows of the share that are used (process 0: s; process 1: all of block 0's). */
-    private int shareRows;
-    private long shareElements;
     /** The own vector elements [0, sendLength) that the other process's share reads. */
-    private int sendLength;
-    /** Elements of the other process's partial sums (process 0: all of its columns; process 1: s). */
-    private int receivedLength;
-    /** Time spent in this process's products since the last balancing. */
-    private long computeNanos;
-    private boolean computed;
-    private final double[] splitMessage = new double[1];
+    private final int sendLength;
     /** The other process's vector elements this share reads, one per row of the share. */
     private final double[] otherV;
     /**
@@ -105,137 +67,46 @@ final class CgRankPair {
     private final double[] rhoIn = new double[1];
     /** The other process's r elements that the share reads ({@link #residualSum}). */
     private final double[] residualIn;
-    private Buffer otherVIn;
-    private Buffer otherSumsOut;
-    private Buffer receivedSumsIn;
-    private Buffer sumsOnlyOut;
-    private Buffer sumsOnlyIn;
+    private final Buffer otherVIn;
+    private final Buffer otherSumsOut;
+    private final Buffer receivedSumsIn;
+    private final Buffer sumsOnlyOut;
+    private final Buffer sumsOnlyIn;
     private final Buffer rhoOutBuffer;
     private final Buffer rhoInBuffer;
-    private Buffer residualInBuffer;
+    private final Buffer residualInBuffer;
     /** The exchange of r elements that {@link #residualSum} started, or null; and the beta to apply with them. */
     private Request residualArriving;
     private Request residualLeaving;
     private double pendingBeta;
 
-    private CgRankPair(Comm world, CgUpperHalf half, int[] rowstr, int[] colidx, double[] a, int splitRange,
-            int maxReceived, long fixedOwn, long fixedOther, int split) {
+    private CgRankPair(Comm world, CgUpperHalf half, int[] rowstr, int[] colidx, double[] a, int sendLength,
+            int receivedLength) {
         this.world = world;
         this.partner = 1 - world.rank();
         this.half = half;
         this.rowstr = rowstr;
         this.colidx = colidx;
         this.a = a;
-        this.begin = world.rank() == 0 ? rowstr : new int[rowstr.length - 1];
-        this.splitRange = splitRange;
-        this.fixedOwn = fixedOwn;
-        this.fixedOther = fixedOther;
-        this.balance = !Boolean.getBoolean(BALANCE_OFF);
-        int rows = rowstr.length - 1;
-        this.otherV = new double[rows];
-        this.otherSums = new double[1 + rows];
-        this.receivedSums = new double[1 + maxReceived];
-        this.residualIn = new double[rows];
+        this.sendLength = sendLength;
+        int shareRows = rowstr.length - 1;
+        this.otherV = new double[shareRows];
+        this.otherSums = new double[1 + shareRows];
+        this.receivedSums = new double[1 + receivedLength];
+        this.residualIn = new double[shareRows];
+        this.otherVIn = Buffer.of(otherV);
+        this.otherSumsOut = Buffer.of(otherSums);
+        this.receivedSumsIn = Buffer.of(receivedSums);
+        this.sumsOnlyOut = Buffer.of(otherSums, 1, shareRows);
+        this.sumsOnlyIn = Buffer.of(receivedSums, 1, receivedLength);
         this.rhoOutBuffer = Buffer.of(rhoOut);
         this.rhoInBuffer = Buffer.of(rhoIn);
-        useSplit(split);
+        this.residualInBuffer = Buffer.of(residualIn);
     }
 
-    /** Elements per process that its products use: its upper half's, and its share of the off-diagonal ones. */
+    /** Stored elements per process: its upper half's, and its share of the off-diagonal ones. */
     long storedElements() {
-        return (long) half.rowstr[half.n] + shareElements;
-    }
-
-    /** The split column s (a column of process 1's block). */
-    int split() {
-        return split;
-    }
-
-    /**
-     * Moves the split column to {@code s}; both processes must call it with the same s at the
-     * same point, between solves (the elements of p kept by {@link #advanceDirection} cover
-     * only the old split's rows, so the next {@link #multiplyDot} must fetch p).
-     */
-    void useSplit(int s) {
-        if (s < 0 || s > splitRange) {
-            throw new IllegalArgumentException("split " + s + " outside [0, " + splitRange + "]");
-        }
-        finishResidualExchange();
-        split = s;
-        int rows = rowstr.length - 1;
-        if (world.rank() == 0) {
-            shareRows = s;
-            shareElements = rowstr[s];
-            receivedLength = receivedSums.length - 1;
-            sendLength = half.n;
-        } else {
-            long used = 0;
-            for (int t = 0; t < rows; t++) {
-                int k = rowstr[t];
-                int end = rowstr[t + 1];
-                while (k < end && colidx[k] < s) {
-                    k++;
-                }
-                begin[t] = k;
-                used += end - k;
-            }
-            shareRows = rows;
-            shareElements = used;
-            receivedLength = s;
-            sendLength = s;
-        }
-        otherVIn = Buffer.of(otherV, 0, shareRows);
-        otherSumsOut = Buffer.of(otherSums, 0, 1 + shareRows);
-        sumsOnlyOut = Buffer.of(otherSums, 1, shareRows);
-        receivedSumsIn = Buffer.of(receivedSums, 0, 1 + receivedLength);
-        sumsOnlyIn = Buffer.of(receivedSums, 1, receivedLength);
-        residualInBuffer = Buffer.of(residualIn, 0, shareRows);
-    }
-
-    /**
-     * Process 0's new split column: the s at which the two processes' products would take the
-     * same time, each at its rate over the last solve (time per unit of work), where work is
-     * {@link #split}'s (stored elements plus 4 per row); halfway from {@code s} to it, so that
-     * one noisy solve moves s only half as far. {@code prefix[j]} is the number of elements in
-     * B's columns below j (process 0's rows of B^T), {@code fixed0} and {@code fixed1} the work
-     * outside the share on each process. With equal rates it gives back about the
-     * element-count split.
-     */
-    static int balancedSplit(int[] prefix, long fixed0, long fixed1, int s, double nanos0, double nanos1) {
-        int range = prefix.length - 1;
-        long total = prefix[range];
-        double rate0 = nanos0 / (fixed0 + prefix[s] + 4.0 * s);
-        double rate1 = nanos1 / (fixed1 + (total - prefix[s]));
-        if (!(rate0 > 0) || !(rate1 > 0) || Double.isInfinite(rate0) || Double.isInfinite(rate1)) {
-            return s;
-        }
-        int target = 0;
-        while (target < range && rate0 * (fixed0 + prefix[target] + 4.0 * target)
-                < rate1 * (fixed1 + (total - prefix[target]))) {
-            target++;
-        }
-        return s + (target - s) / 2;
-    }
-
-    /**
-     * Moves the split by {@link #balancedSplit} from the last solve's product times (process 1
-     * sends its time, process 0 sends back the new s). Collective over the pair.
-     */
-    private void rebalance() {
-        if (world.rank() == 1) {
-            splitMessage[0] = computeNanos;
-            world.send(Buffer.of(splitMessage), 0, TAG_SPLIT);
-            world.recv(Buffer.of(splitMessage), 0, TAG_SPLIT);
-        } else {
-            world.recv(Buffer.of(splitMessage), 1, TAG_SPLIT);
-            splitMessage[0] = balancedSplit(rowstr, fixedOwn, fixedOther, split, computeNanos, splitMessage[0]);
-            world.send(Buffer.of(splitMessage), 1, TAG_SPLIT);
-        }
-        int s = (int) splitMessage[0];
-        if (s != split) {
-            useSplit(s);
-        }
-        computeNanos = 0;
+        return (long) half.rowstr[half.n] + rowstr[rowstr.length - 1];
     }
 
     /**
@@ -277,30 +148,29 @@ final class CgRankPair {
             if (s < 0) {
                 return null;
             }
-            // Rows i of B (all of block 0's rows), each row's columns ascending, so that the share
-            // (columns from the split on) is each row's tail.
-            int from = fr[otherFirst];
-            int to = fr[otherFirst + otherRows];
-            int[] rowstr = new int[otherRows + 1];
-            int[] colidx = new int[to - from];
-            double[] a = new double[to - from];
-            for (int r = 0; r < otherRows; r++) {
-                int lo = fr[otherFirst + r];
-                int hi = fr[otherFirst + r + 1];
-                rowstr[r] = lo - from;
-                long[] keyed = new long[hi - lo];
-                for (int k = lo; k < hi; k++) {
-                    keyed[k - lo] = ((long) fc[k] << 32) | (k - lo);
-                }
-                Arrays.sort(keyed);
-                for (int e = 0; e < keyed.length; e++) {
-                    int k = lo + (int) keyed[e];
-                    colidx[lo - from + e] = fc[k];
-                    a[lo - from + e] = matrix.a[k];
+            // Rows i of B (all of block 0's rows), only the columns j >= s.
+            int kept = 0;
+            for (int k = fr[otherFirst]; k < fr[otherFirst + otherRows]; k++) {
+                if (fc[k] >= s) {
+                    kept++;
                 }
             }
-            rowstr[otherRows] = to - from;
-            return new CgRankPair(world, half, rowstr, colidx, a, cols, cols, 0, 0, s);
+            int[] rowstr = new int[otherRows + 1];
+            int[] colidx = new int[kept];
+            double[] a = new double[kept];
+            int q = 0;
+            for (int r = 0; r < otherRows; r++) {
+                rowstr[r] = q;
+                for (int k = fr[otherFirst + r]; k < fr[otherFirst + r + 1]; k++) {
+                    if (fc[k] >= s) {
+                        colidx[q] = fc[k];
+                        a[q] = matrix.a[k];
+                        q++;
+                    }
+                }
+            }
+            rowstr[otherRows] = q;
+            return new CgRankPair(world, half, rowstr, colidx, a, s, s);
         }
         long[] info = new long[1 + 3 * otherRows];
         world.recv(Buffer.of(info), 1, TAG_SETUP);
@@ -309,18 +179,16 @@ final class CgRankPair {
         if (s < 0) {
             return null;
         }
-        // All rows of A(1, 0) = B^T (the share: those below the split).
+        // Rows j < s of A(1, 0) = B^T, whole.
         int from = fr[otherFirst];
-        int to = fr[otherFirst + otherRows];
-        int[] rowstr = new int[otherRows + 1];
-        for (int r = 0; r <= otherRows; r++) {
+        int to = fr[otherFirst + s];
+        int[] rowstr = new int[s + 1];
+        for (int r = 0; r <= s; r++) {
             rowstr[r] = fr[otherFirst + r] - from;
         }
         int[] colidx = Arrays.copyOfRange(fc, from, to);
         double[] a = Arrays.copyOfRange(matrix.a, from, to);
-        long fixedOwn = (long) half.rowstr[half.n] + 4L * half.n;
-        long fixedOther = info[0] + 4L * otherRows + 4L * half.n;
-        return new CgRankPair(world, half, rowstr, colidx, a, otherRows, cols, fixedOwn, fixedOther, s);
+        return new CgRankPair(world, half, rowstr, colidx, a, cols, cols);
     }
 
     /**
@@ -367,10 +235,7 @@ final class CgRankPair {
     void multiply(double[] v, double[] target) {
         finishResidualExchange();
         productWhileFetching(v, target);
-        long t0 = System.nanoTime();
         share(v, target);
-        computeNanos += System.nanoTime() - t0;
-        computed = true;
         exchange(sumsOnlyIn, sumsOnlyOut, TAG_SUMS);
         addReceivedSums(target);
     }
@@ -392,27 +257,19 @@ final class CgRankPair {
     double multiplyDot(double[] p, double[] q, boolean fresh) {
         if (fresh) {
             finishResidualExchange();
-            if (balance && computed) {
-                rebalance();
-            }
             productWhileFetching(p, q);
         } else {
-            long t0 = System.nanoTime();
             half.multiply(p, q, 0, 0, half.n);
-            computeNanos += System.nanoTime() - t0;
             // The r elements sent at the last r.r have had the diagonal product's time to arrive.
             finishResidualExchange();
             double beta = pendingBeta;
             double[] otherV = this.otherV;
             double[] residualIn = this.residualIn;
-            for (int t = 0; t < shareRows; t++) {
+            for (int t = 0; t < otherV.length; t++) {
                 otherV[t] = residualIn[t] + beta * otherV[t];
             }
         }
-        long t1 = System.nanoTime();
         share(p, q);
-        computeNanos += System.nanoTime() - t1;
-        computed = true;
         double own = 0.0;
         for (int j = 0; j < half.n; j++) {
             own += p[j] * q[j];
@@ -420,7 +277,7 @@ final class CgRankPair {
         double[] otherV = this.otherV;
         double[] otherSums = this.otherSums;
         double theirs = 0.0;
-        for (int t = 0; t < shareRows; t++) {
+        for (int t = 0; t < otherV.length; t++) {
             theirs += otherV[t] * otherSums[t + 1];
         }
         double part = own + theirs;
@@ -473,9 +330,7 @@ final class CgRankPair {
     private void productWhileFetching(double[] v, double[] target) {
         Request vIn = world.irecv(otherVIn, partner, TAG_VECTOR);
         Request vOut = world.isend(Buffer.of(v, 0, sendLength), partner, TAG_VECTOR);
-        long t0 = System.nanoTime();
         half.multiply(v, target, 0, 0, half.n);
-        computeNanos += System.nanoTime() - t0;
         vIn.await();
         vOut.await();
     }
@@ -491,7 +346,7 @@ final class CgRankPair {
     /** target[j] += the other process's partial sum for own column j. */
     private void addReceivedSums(double[] target) {
         double[] received = receivedSums;
-        for (int j = 1; j <= receivedLength; j++) {
+        for (int j = 1; j < received.length; j++) {
             target[j - 1] += received[j];
         }
     }
@@ -502,17 +357,15 @@ final class CgRankPair {
      */
     private void share(double[] v, double[] target) {
         int[] rowstr = this.rowstr;
-        int[] begin = this.begin;
         int[] colidx = this.colidx;
         double[] a = this.a;
         double[] otherV = this.otherV;
         double[] otherSums = this.otherSums;
-        int rows = shareRows;
-        for (int t = 0; t < rows; t++) {
+        for (int t = 0; t < otherV.length; t++) {
             double vt = otherV[t];
             double s0 = 0.0;
             double s1 = 0.0;
-            int k = begin[t];
+            int k = rowstr[t];
             int end = rowstr[t + 1];
             for (; k + 1 < end; k += 2) {
                 int c0 = colidx[k];

@@ -65,7 +65,7 @@ class CgRankPairTest {
             }
         }
         long offDiagonal = full.rowstr[n] - n;
-        assertEquals(offDiagonal / 2, stored[0] + stored[1], "each off-diagonal element used by one of the two");
+        assertEquals(offDiagonal / 2, stored[0] + stored[1], "each off-diagonal element stored once between the two");
         // The split also counts each row of a share's loop, and process 1 loops over all of block 0's
         // rows, so process 0 ends up with a few percent more elements.
         assertEquals(stored[0], stored[1], 0.10 * stored[0], "the two shares are about equal");
@@ -147,132 +147,6 @@ class CgRankPairTest {
                         "A (r + beta p) without fetching p, process " + me + ", column " + j);
             }
         }
-    }
-
-    /**
-     * Wherever the split column is moved (the ends, a third, the element-count split), the
-     * product, p.q, r.r and the next product without fetching p are those of the whole matrix,
-     * and every off-diagonal element is used by exactly one process.
-     */
-    @Test
-    void everySplitGivesTheProductAndTheFoldedIteration() {
-        int n = CgKernel.NA[0];
-        CgMatrix full = classMatrix(0, 1, 0);
-        SplittableRandom random = new SplittableRandom(11);
-        double[] p = random.doubles(n, -1.0, 1.0).toArray();
-        double[] r = random.doubles(n, -1.0, 1.0).toArray();
-        double beta = -0.61;
-        double[] q = CgUpperHalfTest.fullProduct(full, n, p);
-        double[] next = new double[n];
-        double pq = 0.0;
-        for (int j = 0; j < n; j++) {
-            pq += p[j] * q[j];
-            next[j] = r[j] + beta * p[j];
-        }
-        double[] nextQ = CgUpperHalfTest.fullProduct(full, n, next);
-        double scale = 0.0;
-        for (double e : nextQ) {
-            scale = Math.max(scale, Math.abs(e));
-        }
-        int splits = 5;
-        double[][][] firstQ = new double[splits][2][];
-        double[][][] secondQ = new double[splits][2][];
-        double[][] dots = new double[splits][2];
-        long[][] used = new long[splits][2];
-        int[] firstcol = new int[2];
-        int[] range = new int[1];
-        System.setProperty(CgRankPair.BALANCE_OFF, "true");
-        try {
-            SmpJob.run(2, new String[] {"--threads", "1"}, Duration.ofSeconds(100), session -> {
-                int me = session.world().rank();
-                CgGrid grid = new CgGrid(me, 2, n);
-                CgMatrix block = classMatrix(0, 2, me);
-                CgUpperHalf half = CgUpperHalf.of(block, grid.firstcol - grid.firstrow, grid.cols());
-                CgRankPair pair = CgRankPair.create(session.world(), grid, block, half);
-                assertNotNull(pair, "process " + me);
-                int cols = grid.cols();
-                int first = grid.firstcol - 1;
-                int other = n - cols; // process 0: block 1's size, the range of the split
-                int blockOne = me == 0 ? other : cols;
-                int[] at = {0, blockOne / 3, pair.split(), blockOne - 1, blockOne};
-                for (int i = 0; i < splits; i++) {
-                    pair.useSplit(at[i]);
-                    double[] ownP = new double[cols + 2];
-                    double[] ownR = new double[cols + 2];
-                    System.arraycopy(p, first, ownP, 0, cols);
-                    System.arraycopy(r, first, ownR, 0, cols);
-                    double[] target = new double[cols + 2];
-                    java.util.Arrays.fill(target, 42.0);
-                    dots[i][me] = pair.multiplyDot(ownP, target, true);
-                    firstQ[i][me] = target.clone();
-                    double localRr = 0.0;
-                    for (int j = 0; j < cols; j++) {
-                        localRr += ownR[j] * ownR[j];
-                    }
-                    pair.residualSum(localRr, ownR);
-                    for (int j = 0; j < cols; j++) {
-                        ownP[j] = ownR[j] + beta * ownP[j];
-                    }
-                    pair.advanceDirection(beta);
-                    java.util.Arrays.fill(target, -7.0);
-                    pair.multiplyDot(ownP, target, false);
-                    secondQ[i][me] = target;
-                    used[i][me] = pair.storedElements();
-                }
-                firstcol[me] = first;
-                if (me == 1) {
-                    range[0] = cols;
-                }
-            });
-        } finally {
-            System.clearProperty(CgRankPair.BALANCE_OFF);
-        }
-        long offDiagonal = full.rowstr[n] - n;
-        assertEquals(n - firstcol[1], range[0]);
-        for (int i = 0; i < splits; i++) {
-            assertEquals(dots[i][0], dots[i][1], 0.0, "split " + i + ": p.q the same bits on both processes");
-            assertEquals(pq, dots[i][0], 1e-12 * Math.abs(pq), "split " + i + ": p.q");
-            assertEquals(offDiagonal / 2, used[i][0] + used[i][1], "split " + i
-                    + ": each element above the diagonal used by exactly one process");
-            for (int me = 0; me < 2; me++) {
-                int cols = me == 0 ? firstcol[1] : n - firstcol[1];
-                for (int j = 0; j < cols; j++) {
-                    assertEquals(q[firstcol[me] + j], firstQ[i][me][j], 1e-13 * scale,
-                            "split " + i + ": A p, process " + me + ", column " + j);
-                    assertEquals(nextQ[firstcol[me] + j], secondQ[i][me][j], 1e-13 * scale,
-                            "split " + i + ": A (r + beta p) without fetching p, process " + me + ", column " + j);
-                }
-            }
-        }
-    }
-
-    /**
-     * The balancing rule: equal rates keep the element-count split; a process twice as slow
-     * per element gets less work, and s moves halfway to where the times would be equal.
-     */
-    @Test
-    void theSplitMovesHalfwayTowardsEqualTimes() {
-        // 100 columns of 10 elements; no work outside the share on either side, no row overhead
-        // on process 1's side; process 0's work at s: 10 s + 4 s = 14 s, process 1's: 10 (100 - s).
-        int[] prefix = new int[101];
-        for (int j = 1; j <= 100; j++) {
-            prefix[j] = 10 * j;
-        }
-        // Equal rates (1 ns per unit): 14 t >= 10 (100 - t) from t = 42 on, so from 42 the target is 42.
-        int s = 42;
-        assertEquals(42, CgRankPair.balancedSplit(prefix, 0, 0, s, 14.0 * s, 10.0 * (100 - s)));
-        // From s = 20 at equal rates: halfway to 42.
-        assertEquals(31, CgRankPair.balancedSplit(prefix, 0, 0, 20, 14.0 * 20, 10.0 * 80));
-        // Process 0 twice as slow per unit: 28 t >= 10 (100 - t) from t = 27 on; halfway from 42: 35.
-        assertEquals(35, CgRankPair.balancedSplit(prefix, 0, 0, s, 2 * 14.0 * s, 10.0 * (100 - s)));
-        // Process 1 twice as slow: 14 t >= 20 (100 - t) from t = 59 on; halfway from 42: 50.
-        assertEquals(50, CgRankPair.balancedSplit(prefix, 0, 0, s, 14.0 * s, 2 * 10.0 * (100 - s)));
-        // With work outside the shares: fixed0 = 200, fixed1 = 0, equal rates: 200 + 14 t >= 10 (100 - t)
-        // from t = 34 on (200 + 476 = 676 >= 660).
-        assertEquals(34, CgRankPair.balancedSplit(prefix, 200, 0, 34, 676.0, 660.0));
-        // No time measured (or nonsense): s stays.
-        assertEquals(42, CgRankPair.balancedSplit(prefix, 0, 0, s, 0.0, 580.0));
-        assertEquals(42, CgRankPair.balancedSplit(prefix, 0, 0, s, Double.NaN, 580.0));
     }
 
     /** The solver's zeta with the folded exchanges is the one with four waits per iteration, up to rounding. */
