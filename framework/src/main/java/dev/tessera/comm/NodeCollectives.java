@@ -346,9 +346,8 @@ final class NodeCollectives {
             }
         }
         seq = k;
-        int entry = (int) (k % LANE);
-        indexOf[entry] = callIndex;
-        remember(entry, signature);
+        indexOf[(int) (k % LANE)] = callIndex;
+        signatureOf[(int) (k % LANE)] = signature;
         long at = lineAt(me, k);
         if (bytes > 0) {
             long to = dataAt(me, k, bytes);
@@ -368,29 +367,6 @@ final class NodeCollectives {
         LONG.setRelease(mem, at + SEQ, k);
         region.wake();
         return new Call(k, callIndex, signature);
-    }
-
-    /**
-     * Keeps {@code signature} as the one of this rank's call in lane entry {@code entry}, for the
-     * deferred comparisons. Where the entry already holds an equal signature (a loop of the same
-     * call: every field equal, so every comparison reads the same) nothing is stored: the array
-     * lives in the old generation once the job has run a while, and G1's post-write barrier in
-     * JDK 25 runs a StoreLoad fence for a store of a reference into an old object whose card is
-     * not young. That locked instruction waits until this rank's previous stores into shared
-     * memory (its lane line, whose last content a peer holds) have taken their lines back, once
-     * per call.
-     */
-    private void remember(int entry, CollectiveCheck.Signature signature) {
-        CollectiveCheck.Signature held = signatureOf[entry];
-        if (held == null || !same(held, signature)) {
-            signatureOf[entry] = signature;
-        }
-    }
-
-    /** Whether two signatures agree in every field (the call names by identity first: they are constants). */
-    static boolean same(CollectiveCheck.Signature a, CollectiveCheck.Signature b) {
-        return a.count() == b.count() && a.root() == b.root() && a.type() == b.type() && a.op() == b.op()
-                && (a.call() == b.call() || a.call().equals(b.call()));
     }
 
     /**

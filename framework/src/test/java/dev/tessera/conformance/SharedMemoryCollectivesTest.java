@@ -939,14 +939,15 @@ class SharedMemoryCollectivesTest {
     }
 
     /**
-     * A lane entry keeps the signature of its latest call ({@code NodeCollectives.remember}
-     * stores it only where it differs from the one the entry holds): six phases of 70 calls each
+     * A lane entry keeps the signature of its latest call (NodeCollectives.signatureOf, which the
+     * deferred comparisons read; stop 43 tried storing it only where it differs, and a store that
+     * is skipped wrongly would leave an older call's signature there): six phases of 70 calls each
      * (more than the lane's 64 entries), every phase changing one field of the signature from the
      * one before (count, element type, root, call, operation), are all correct and must pass with
      * exact values, although the deferred comparisons of each phase read entries last written in
      * the phase before; an entry that kept an older signature makes them report a disagreement
      * that is not there. Then, 100 calls into a last loop of equal bcasts (so every rank's lane
-     * entry of that call already holds an equal signature), the last rank names
+     * entry of that call was last written with an equal signature), the last rank names
      * itself the root: that must still end the job with the disagreement error.
      */
     @ParameterizedTest(name = "{0} ranks")
