@@ -937,4 +937,79 @@ class SharedMemoryCollectivesTest {
         assertFalse(r.output().contains("passed the mismatched call"), r.output());
         assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
     }
+
+    /**
+     * A lane entry keeps the signature of its latest call (NodeCollectives.signatureOf, which the
+     * deferred comparisons read; stop 43 tried storing it only where it differs, and a store that
+     * is skipped wrongly would leave an older call's signature there): six phases of 70 calls each
+     * (more than the lane's 64 entries), every phase changing one field of the signature from the
+     * one before (count, element type, root, call, operation), are all correct and must pass with
+     * exact values, although the deferred comparisons of each phase read entries last written in
+     * the phase before; an entry that kept an older signature makes them report a disagreement
+     * that is not there. Then, 100 calls into a last loop of equal bcasts (so every rank's lane
+     * entry of that call was last written with an equal signature), the last rank names
+     * itself the root: that must still end the job with the disagreement error.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 4})
+    void aLaneEntryKeepsTheSignatureOfItsLatestCall(int ranks) {
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60)).launch(ranks, world -> {
+            int p = world.size();
+            int me = world.rank();
+            long before = world.sharedMemoryCollectiveCalls();
+            for (int phase = 0; phase < 6; phase++) {
+                for (int i = 0; i < 70; i++) {
+                    long want = 1000L * phase + i + 1;
+                    switch (phase) {
+                        case 0, 1 -> {   // bcast of 1, then 2 longs from rank 0
+                            long[] v = new long[phase + 1];
+                            java.util.Arrays.fill(v, me == 0 ? want : -1);
+                            world.bcast(Buffer.of(v), 0);
+                            for (long x : v) {
+                                assertEquals(want, x, "phase " + phase + " call " + i + " on rank " + me);
+                            }
+                        }
+                        case 2, 3 -> {   // bcast of 2 ints (another element type) from rank 0, then from rank 1
+                            int root = phase - 2;
+                            int[] v = new int[2];
+                            java.util.Arrays.fill(v, me == root ? (int) want : -1);
+                            world.bcast(Buffer.of(v), root);
+                            assertEquals(want, v[0], "phase " + phase + " call " + i + " on rank " + me);
+                            assertEquals(want, v[1], "phase " + phase + " call " + i + " on rank " + me);
+                        }
+                        default -> {   // reduce of one long to rank 0: SUM, then MAX
+                            Op op = phase == 4 ? Op.SUM : Op.MAX;
+                            long[] x = {want * (me + 1)};
+                            long[] s = {-1};
+                            world.reduce(Buffer.of(x), Buffer.of(s), op, 0);
+                            long expect = phase == 4 ? want * p * (p + 1) / 2 : want * p;
+                            assertEquals(me == 0 ? expect : -1, s[0], "phase " + phase + " call " + i + " on rank " + me);
+                        }
+                    }
+                }
+            }
+            assertEquals(6 * 70, world.sharedMemoryCollectiveCalls() - before, "calls through shared memory on rank " + me);
+            System.out.println("rank " + me + " passed the phases");
+            for (int i = 1; i <= 180; i++) {
+                boolean odd = me == p - 1 && i == 100;
+                long[] v = {me == 0 ? i : -1};
+                world.bcast(Buffer.of(v), odd ? me : 0);
+                if (!odd && v[0] != i) {
+                    System.out.println("rank " + me + " got a wrong value " + v[0] + " in call " + i);
+                }
+            }
+            System.out.println("rank " + me + " passed the mismatched call");
+        }, List.of());
+        for (int rank = 0; rank < ranks; rank++) {
+            assertTrue(r.output().contains("rank " + rank + " passed the phases"), r.output());
+        }
+        assertNotEquals(0, r.status(), r.output());
+        int odd = ranks - 1;
+        assertTrue(r.output().contains("ranks disagree on the collective call"), r.output());
+        assertTrue(java.util.regex.Pattern.compile("passed root 0 but rank " + odd + " passed root " + odd
+                + "|rank " + odd + " passed root " + odd + " but rank \\d passed root 0").matcher(r.output()).find(), r.output());
+        assertFalse(r.output().contains("got a wrong value"), r.output());
+        assertFalse(r.output().contains("passed the mismatched call"), r.output());
+        assertFalse(r.output().contains("killing rank"), "ranks must stop by themselves:\n" + r.output());
+    }
 }

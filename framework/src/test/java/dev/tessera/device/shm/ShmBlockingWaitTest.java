@@ -200,4 +200,40 @@ class ShmBlockingWaitTest {
         world.barrier();
         assertTrue(device().sleeps() > 0, "rank " + rank + " never slept: the blocking path was not exercised");
     }
+
+    /**
+     * Shared-memory collectives where every wait sleeps at once (no spin, no yield) and sleeps
+     * are unbounded: a published call must ring every member that may sleep
+     * ({@code Region.wake}: one fence, then each sleeping peer's doorbell), or a member left
+     * asleep hangs the job and the runner's limit fails the test. Three and four ranks, 1500
+     * rounds of 8-byte bcast, reduce and allreduce with rotating roots: exact results, every
+     * call through the slots, and every rank slept.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} ranks")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {3, 4})
+    void noWakeUpIsLostInSharedMemoryCollectives(int ranks) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(100), 0,
+                List.of("-Dtessera.wait=block", "-Dtessera.wait.spins=0", "-Dtessera.shm.coll.yieldMicros=0",
+                        "-Dtessera.shm.sleepMillis=600000"))
+                .run(ranks, ShmBlockingWaitTest::collectivesAsleep);
+    }
+
+    static void collectivesAsleep(Comm world) {
+        int p = world.size();
+        int me = world.rank();
+        long before = world.sharedMemoryCollectiveCalls();
+        for (int i = 0; i < 1500; i++) {
+            int root = i % p;
+            long[] v = {me == root ? 7L * i + 3 : -1};
+            world.bcast(Buffer.of(v), root);
+            assertEquals(7L * i + 3, v[0], "bcast " + i + " on rank " + me);
+            long[] x = {(long) i * (me + 1)};
+            long[] s = {-1};
+            world.reduce(Buffer.of(x), Buffer.of(s), dev.tessera.comm.Op.SUM, (i + 1) % p);
+            assertEquals(me == (i + 1) % p ? (long) i * p * (p + 1) / 2 : -1, s[0], "reduce " + i + " on rank " + me);
+            assertEquals((long) i * p, world.allreduce((long) i, dev.tessera.comm.Op.SUM), "allreduce " + i + " on rank " + me);
+        }
+        assertEquals(3 * 1500, world.sharedMemoryCollectiveCalls() - before, "calls through shared memory on rank " + me);
+        assertTrue(device().sleeps() > 0, "rank " + me + " never slept: the blocking path was not exercised");
+    }
 }
