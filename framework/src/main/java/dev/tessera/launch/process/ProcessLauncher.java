@@ -456,7 +456,9 @@ public final class ProcessLauncher {
                 return firstFailed >= 0 ? status : deadStatus;
             }
             if (jobTimeoutNanos > 0 && System.nanoTime() - started > jobTimeoutNanos) {
-                err.println("tessera: job timeout after " + jobTimeoutNanos / 1_000_000_000L + " s; killing every rank");
+                err.println("tessera: job timeout after " + jobTimeoutNanos / 1_000_000_000L
+                        + " s; the threads of every rank still running follow, then every rank is killed");
+                printThreads(ranks);
                 ranks.forEach(Process::destroyForcibly);
                 for (Process p : ranks) {
                     p.waitFor(5, TimeUnit.SECONDS);
@@ -492,6 +494,35 @@ public final class ProcessLauncher {
             }
         }
         return failed.get(0);
+    }
+
+    /** How long the ranks get to print their threads at a job timeout before they are killed. */
+    static final long THREADS_MILLIS = 2000;
+
+    /**
+     * At a job timeout, before the kill: every rank still running prints its threads' stacks
+     * (the JVM's answer to SIGQUIT, on its standard output, which the launcher passes on with
+     * the rank's prefix), so that a hung job says where each rank was, as {@code mpirun
+     * --timeout --get-stack-traces} does. Nothing where there is no {@code kill} command.
+     */
+    private void printThreads(List<Process> ranks) throws InterruptedException {
+        boolean asked = false;
+        for (int r = 0; r < ranks.size(); r++) {
+            Process p = ranks.get(r);
+            if (!p.isAlive() || !p.info().command().orElse("").endsWith("java")) {
+                continue;   // gone, or not a JVM of this host (ssh to a remote rank would just end)
+            }
+            try {
+                Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(p.pid()))
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                asked |= kill.waitFor(THREADS_MILLIS, TimeUnit.MILLISECONDS) && kill.exitValue() == 0;
+            } catch (IOException e) {
+                err.println("tessera: cannot ask rank " + r + " for its threads: " + e.getMessage());
+            }
+        }
+        if (asked) {
+            Thread.sleep(THREADS_MILLIS);   // the JVMs print the stacks on a thread of their own
+        }
     }
 
     private static String describe(int exit) {
