@@ -466,7 +466,7 @@ public final class ShmDevice extends MatchingDevice {
                     cell.set(ValueLayout.JAVA_INT, C_FLAGS, m.sync ? FLAG_SYNC : 0);
                     cell.set(ValueLayout.JAVA_INT, C_CHUNK, chunk);
                     if (chunk > 0) {
-                        MemorySegment.copy(m.payload, m.written, cell, ShmLayout.payloadOffset(chunk), chunk);
+                        CellCopy.copy(m.payload, m.written, cell, ShmLayout.payloadOffset(chunk), chunk);
                     }
                     ring.publish();
                     if (!m.firstSent) {

@@ -1,0 +1,61 @@
+package dev.tessera.device.shm;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The sender's copy of a message piece into a ring cell. From {@link #MIN_BYTES} on it calls the C
+ * library's memcpy as a critical downcall, which may take a heap array: the collector cannot move
+ * the array during the call (no safepoint inside it), and the call holds it for one cell, at most a
+ * few microseconds. On the Intel Xeon VM (docs/performance.md, stop 44) memcpy (rep movsb for these
+ * sizes) wrote a 32 KiB cell that the receiver reads on the other core in 2.6 us against 3.1 us for
+ * the JIT's copy stub; the receiver's copy out of the cell was not faster with it, so it keeps the
+ * stub. {@code -Dtessera.shm.memcpyMin=N} sets the threshold (0: never).
+ */
+final class CellCopy {
+
+    /** Smallest piece copied by memcpy; pieces are at most a cell's payload. */
+    static final long MIN_BYTES = Long.getLong("tessera.shm.memcpyMin", 4096);
+    private static final MethodHandle MEMCPY = memcpy();
+
+    private CellCopy() {
+    }
+
+    private static MethodHandle memcpy() {
+        if (MIN_BYTES <= 0 || !System.getProperty("os.name", "").startsWith("Linux")) {
+            return null;
+        }
+        try {
+            Linker linker = Linker.nativeLinker();
+            return linker.downcallHandle(linker.defaultLookup().find("memcpy").orElseThrow(),
+                    FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
+                    Linker.Option.critical(true));
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** True if pieces of {@code bytes} go by memcpy (diagnostics and tests). */
+    static boolean byMemcpy(long bytes) {
+        return MEMCPY != null && bytes >= MIN_BYTES;
+    }
+
+    /** Copies {@code bytes} from {@code src} at {@code srcOffset} into {@code dst} at {@code dstOffset}. */
+    static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
+        if (byMemcpy(bytes) && !src.isReadOnly()) {
+            // bounds and liveness are checked by the slices; the downcall gets their addresses
+            MemorySegment to = dst.asSlice(dstOffset, bytes);
+            MemorySegment from = src.asSlice(srcOffset, bytes);
+            try {
+                MEMCPY.invokeExact(to, from, bytes);
+            } catch (Throwable t) {
+                throw new IllegalStateException("memcpy of a message piece failed", t);
+            }
+        } else {
+            MemorySegment.copy(src, srcOffset, dst, dstOffset, bytes);
+        }
+    }
+}
