@@ -1027,9 +1027,9 @@ final class NodeCollectives {
     /**
      * As above; with {@code ownFrom} and {@code ownTo} (this rank's own block of a two-rank alltoall), the own
      * block is copied a slot's worth at a time after each chunk is published, while the other rank's chunk is
-     * on its way, instead of all of it before the first chunk: 2 ranks of the Intel Xeon, 3 alternating
-     * rounds of the same build, p50 us, 128 KiB 29-32 -> 27-30, 256 KiB 57-66 -> 56-61, 1 MiB 375-397 -> 322-357
-     * (docs/performance.md, stop 44).
+     * on its way, instead of all of it before the first chunk. The same bytes move; against the old order
+     * the two-rank alltoall was within the noise of the Intel Xeon VM, 4 ranks on 2 cores leaned faster at
+     * 64-256 KiB (docs/performance.md, stop 44).
      */
     private void exchangePair(CollectiveCheck.Signature signature, MemorySegment toOther, MemorySegment fromOther,
             MemorySegment ownFrom, MemorySegment ownTo) {
