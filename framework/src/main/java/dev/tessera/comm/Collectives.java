@@ -296,10 +296,11 @@ final class Collectives {
         comm.checkBuffer(call, recv, true);
         int block = blockCount(call, recv, size());
         Buffer mine = recv.slice(rank() * block, block);
+        MemorySegment own = null;
         if (send != null) {
             comm.checkBuffer(call, send, false);
             requireSameShape(call, send, mine);
-            MemorySegment.copy(send.sendSegment(), 0, mine.receiveSegment(), 0, mine.byteSize());
+            own = send.sendSegment();
         } else {
             mine.sendSegment();
         }
@@ -307,10 +308,14 @@ final class Collectives {
         MemorySegment data = recv.receiveSegment();
         NodeCollectives node = nodeForLarge("allgather", lib, mine.byteSize());
         if (node != null) {
+            // out of place: the send buffer goes into the slots and into this rank's block a chunk at a time
             node.allgather(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
-                    data.asSlice(rank() * mine.byteSize(), mine.byteSize()), data);
+                    own != null ? own : data.asSlice(rank() * mine.byteSize(), mine.byteSize()), data, own != null);
             recv.received(data.byteSize());
             return;
+        }
+        if (own != null) {
+            MemorySegment.copy(own, 0, mine.receiveSegment(), 0, mine.byteSize());
         }
         CollectiveChannel ch = channel(call, recv.type(), recv.count(), -1, null, lib);
         if (lib != null) {

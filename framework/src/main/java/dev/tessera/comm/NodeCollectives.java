@@ -928,12 +928,24 @@ final class NodeCollectives {
      * mine's size). A block larger than a slot goes through the slots in chunks of a slot each.
      */
     void allgather(CollectiveCheck.Signature signature, MemorySegment mine, MemorySegment data) {
+        allgather(signature, mine, data, false);
+    }
+
+    /**
+     * As above; {@code copyOwn}: {@code mine} is the caller's send buffer, not yet in {@code data}, and is copied
+     * into this rank's block of it a chunk at a time, after the chunk is published and while the others' chunks
+     * are on their way (instead of all of it before the first chunk, then out of data into the slot).
+     */
+    void allgather(CollectiveCheck.Signature signature, MemorySegment mine, MemorySegment data, boolean copyOwn) {
         long block = mine.byteSize();
         long callIndex = begin();
         long done = 0;
         do {
             long n = Math.min(slot, block - done);
             Call c = publish(callIndex, signature, n == block ? mine : mine.asSlice(done, n));
+            if (copyOwn) {
+                MemorySegment.copy(mine, done, data, me * block + done, n);
+            }
             for (int j = 0; j < p; j++) {
                 if (j != me) {
                     await(j, c.k(), c.index(), signature, true);
@@ -970,10 +982,10 @@ final class NodeCollectives {
      * message matching or ring hand-off is involved.
      */
     void alltoallChunks(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
-        MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
         if (p == 2) {
             exchangePair(signature, send.asSlice((1 - me) * blockBytes, blockBytes),
-                    recv.asSlice((1 - me) * blockBytes, blockBytes));
+                    recv.asSlice((1 - me) * blockBytes, blockBytes), send.asSlice(me * blockBytes, blockBytes),
+                    recv.asSlice(me * blockBytes, blockBytes));
             return;
         }
         long callIndex = comm.nextCollectiveIndex(true);
@@ -989,6 +1001,8 @@ final class NodeCollectives {
                 }
             }
             Call c = publish(callIndex, signature, packed, me * n, (me + 1) * n);
+            // this rank's own piece while the others' pieces are on their way (see exchangePair)
+            MemorySegment.copy(send, me * blockBytes + off, recv, me * blockBytes + off, n);
             for (int j = 0; j < p; j++) {
                 if (j != me) {
                     await(j, c.k(), c.index(), signature, true);
@@ -1007,6 +1021,18 @@ final class NodeCollectives {
      * the caller, so only the other rank's block goes through the slot.
      */
     void exchangePair(CollectiveCheck.Signature signature, MemorySegment toOther, MemorySegment fromOther) {
+        exchangePair(signature, toOther, fromOther, null, null);
+    }
+
+    /**
+     * As above; with {@code ownFrom} and {@code ownTo} (this rank's own block of a two-rank alltoall), the own
+     * block is copied a slot's worth at a time after each chunk is published, while the other rank's chunk is
+     * on its way, instead of all of it before the first chunk. The same bytes move; against the old order
+     * the two-rank alltoall was within the noise of the Intel Xeon VM, 4 ranks on 2 cores leaned faster at
+     * 64-256 KiB (docs/performance.md, stop 44).
+     */
+    private void exchangePair(CollectiveCheck.Signature signature, MemorySegment toOther, MemorySegment fromOther,
+            MemorySegment ownFrom, MemorySegment ownTo) {
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
         countSlotCall();
@@ -1017,6 +1043,12 @@ final class NodeCollectives {
         do {
             long n = Math.min(slot, Math.max(0, out - off));
             Call c = publish(callIndex, signature, n > 0 ? toOther.asSlice(off, n) : null);
+            if (ownFrom != null) {
+                long own = Math.min(slot, Math.max(0, ownFrom.byteSize() - off));
+                if (own > 0) {
+                    MemorySegment.copy(ownFrom, off, ownTo, off, own);
+                }
+            }
             await(other, c.k(), c.index(), signature, true);
             long m = Math.min(slot, Math.max(0, in - off));
             if (m > 0) {

@@ -984,6 +984,63 @@ class SharedMemoryCollectivesTest {
     }
 
     /**
+     * Out-of-place allgather and alltoall through the slots in chunks copy this rank's own block
+     * into the receive buffer a chunk at a time, after each chunk is published (stop 44): with
+     * 64-byte slots, blocks that end inside, at and just past a chunk boundary, a receive buffer
+     * filled with -1 beforehand, every element of every block is right (the own block included),
+     * the send buffer is unchanged, and each call is one shared-memory call; 2 and 3 ranks (the
+     * pair exchange and the packed chunks of alltoall), and an in-place allgather in between.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3})
+    void ownBlocksGoIntoTheReceiveBufferChunkByChunk(int ranks) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.slotBytes=64",
+                "-Dtessera.alltoall.slotChunksMax=262144", "-Dtessera.alltoall.slotChunksRanks=4")).run(ranks, world -> {
+                    int p = world.size();
+                    int me = world.rank();
+                    int call = 0;
+                    for (int n : new int[] {1, 7, 8, 9, 16, 17, 100, 1000}) {
+                        long[] mine = new long[n];
+                        int[] send = new int[p * n];
+                        for (int i = 0; i < n; i++) {
+                            mine[i] = mark(me, call, i);
+                        }
+                        for (int j = 0; j < p; j++) {
+                            for (int i = 0; i < n; i++) {
+                                send[j * n + i] = me * 10_000_000 + j * 100_000 + i + call;   // to rank j
+                            }
+                        }
+                        long[] mineBefore = mine.clone();
+                        int[] sendBefore = send.clone();
+                        long[] all = new long[p * n];
+                        int[] recv = new int[p * n];
+                        java.util.Arrays.fill(all, -1);
+                        java.util.Arrays.fill(recv, -1);
+                        float[] inPlace = new float[p * n];
+                        for (int i = 0; i < n; i++) {
+                            inPlace[me * n + i] = mark(me, call, i) % 100_000;
+                        }
+                        long before = world.sharedMemoryCollectiveCalls();
+                        world.allgather(Buffer.of(mine), Buffer.of(all));
+                        world.allgather(Buffer.of(inPlace));
+                        world.alltoall(Buffer.of(send), Buffer.of(recv));
+                        assertEquals(before + 3, world.sharedMemoryCollectiveCalls(), "shared-memory calls, n = " + n);
+                        assertArrayEquals(mineBefore, mine, "allgather send buffer, n = " + n);
+                        assertArrayEquals(sendBefore, send, "alltoall send buffer, n = " + n);
+                        for (int j = 0; j < p; j++) {
+                            for (int i = 0; i < n; i++) {
+                                String at = "n = " + n + ", block " + j + ", element " + i + ", rank " + me;
+                                assertEquals(mark(j, call, i), all[j * n + i], "allgather " + at);
+                                assertEquals((float) (mark(j, call, i) % 100_000), inPlace[j * n + i], "allgather in place " + at);
+                                assertEquals(j * 10_000_000 + me * 100_000 + i + call, recv[j * n + i], "alltoall " + at);
+                            }
+                        }
+                        call++;
+                    }
+                });
+    }
+
+    /**
      * {@code calls} bcasts of one long from rank 0, except that in call {@code oddCall} the last
      * rank names itself the root; prints a line for a wrong value and one if the loop ends.
      */
