@@ -395,13 +395,18 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             for (int k = 2; k <= lt; k++) {
                 MgLevel c = level[k - 1];
                 MgLevel f = level[k];
-                if (k < lt) {
-                    ops.zero(u[k]);
-                }
+                // Below the finest level u[k] is zeroed and then interpolated into (mg3P); the
+                // operators do both in one pass where the interpolation writes every point.
                 if (c.replicated && !f.replicated) {
                     agglomeration.extract(u[k - 1], shareBlock);
                     MgLevel s = agglomeration.share();
-                    ops.interpolate(shareBlock, s.m1, s.m2, s.m3, u[k], f.m1, f.m2, f.m3);
+                    if (k < lt) {
+                        ops.zeroInterpolate(shareBlock, s.m1, s.m2, s.m3, u[k], f.m1, f.m2, f.m3);
+                    } else {
+                        ops.interpolate(shareBlock, s.m1, s.m2, s.m3, u[k], f.m1, f.m2, f.m3);
+                    }
+                } else if (k < lt) {
+                    ops.zeroInterpolate(u[k - 1], c.m1, c.m2, c.m3, u[k], f.m1, f.m2, f.m3);
                 } else {
                     ops.interpolate(u[k - 1], c.m1, c.m2, c.m3, u[k], f.m1, f.m2, f.m3);
                 }

@@ -62,6 +62,74 @@ class MgOperatorsTest {
         assertArrayEquals(expected, actual, 0.0);
     }
 
+    @ParameterizedTest(name = "zero3 and interp in one pass from {0}x{1}x{2} into {3}x{4}x{5} with {6} members equals the two passes")
+    @CsvSource({"10, 6, 4, 18, 10, 6, 1", "10, 6, 4, 18, 10, 6, 2", "4, 4, 4, 6, 6, 6, 2", "34, 34, 18, 66, 66, 34, 2",
+            "10, 6, 4, 18, 10, 7, 1", "10, 6, 4, 19, 10, 6, 2"})
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void zeroInterpolateIsZeroThenInterpolate(int mm1, int mm2, int mm3, int n1, int n2, int n3, int members) {
+        double[] z = random(mm1 * mm2 * mm3, 8);
+        // Exact zeros of both signs in z, so that the sign of a zero result is checked too.
+        z[3] = -0.0;
+        z[mm1 + 2] = 0.0;
+        z[z.length - 2] = -0.0;
+        double[] expected = random(n1 * n2 * n3, 9);
+        double[] actual = random(n1 * n2 * n3, 10);
+        try (Team team = Team.create(members)) {
+            MgOperators ops = new MgOperators(team);
+            ops.zero(expected);
+            ops.interpolate(z, mm1, mm2, mm3, expected, n1, n2, n3);
+            ops.zeroInterpolate(z, mm1, mm2, mm3, actual, n1, n2, n3);
+        }
+        for (int i = 0; i < expected.length; i++) {
+            if (Double.doubleToRawLongBits(expected[i]) != Double.doubleToRawLongBits(actual[i])) {
+                throw new AssertionError("point " + i + ": expected " + expected[i] + ", got " + actual[i]);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "norm2u3's parts on {0}x{1}x{2} with {3} members: the sum of squares in mg.f's order, the max |x|")
+    @CsvSource({"11, 8, 5, 1", "11, 9, 6, 2", "34, 34, 10, 2"})
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void localNormsAreTheReferenceSums(int m1, int m2, int m3, int members) {
+        double[] x = random(m1 * m2 * m3, 11);
+        x[at(1, 1, 1, m1, m2)] = -0.75; // the largest |x|, negative
+        x[at(0, 1, 1, m1, m2)] = 5.0; // a ghost, not counted
+        double[] expectedParts = new double[members];
+        double max = 0;
+        int planes = m3 - 2;
+        for (int k = 0; k < members; k++) {
+            // The team's static split: member k's planes, summed on their own, then the parts in member order.
+            int from = 1 + (int) ((long) planes * k / members);
+            int to = 1 + (int) ((long) planes * (k + 1) / members);
+            double s = 0;
+            for (int i3 = from; i3 < to; i3++) {
+                for (int i2 = 1; i2 < m2 - 1; i2++) {
+                    for (int i1 = 1; i1 < m1 - 1; i1++) {
+                        double e = x[at(i1, i2, i3, m1, m2)];
+                        s = s + e * e;
+                        max = Math.max(max, Math.abs(e));
+                    }
+                }
+            }
+            expectedParts[k] = s;
+        }
+        double expectedSum = 0;
+        for (double part : expectedParts) {
+            expectedSum += part;
+        }
+        double[] got;
+        try (Team team = Team.create(members)) {
+            got = new MgOperators(team).localNorms(x, m1, m2, m3);
+        }
+        assertArrayEquals(new double[] {expectedSum, max}, got, 0.0);
+        assertArrayEquals(new double[] {0.75}, new double[] {got[1]}, 0.0);
+        x[at(m1 - 2, m2 - 2, m3 - 2, m1, m2)] = Double.NaN;
+        try (Team team = Team.create(members)) {
+            got = new MgOperators(team).localNorms(x, m1, m2, m3);
+        }
+        assertArrayEquals(new double[] {Double.NaN, Double.NaN}, got, 0.0, "a NaN is kept, as Math.max keeps it");
+    }
+
     private static double[] random(int n, long seed) {
         Random rnd = new Random(seed);
         double[] x = new double[n];
