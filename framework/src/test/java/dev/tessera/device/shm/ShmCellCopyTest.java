@@ -12,8 +12,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,27 +23,14 @@ import org.junit.jupiter.api.Timeout;
  * ranks' progress.
  */
 @Timeout(120)
-class ShmCellCopyTest {
+class ShmCellCopyTest extends TwoShmRanks {
 
     static final int CELL_BYTES = ShmFile.DEFAULT_CELL_BYTES;
-    static final int CELLS = 8;
     static final int CAPACITY = CELL_BYTES - ShmLayout.CELL_HEADER;
     static final int MIN = (int) CellCopy.MIN_BYTES;
 
-    private InProcessShmRanks job;
-    private ShmDevice rank0;
-    private ShmDevice rank1;
-
-    @BeforeEach
-    void twoRanks() {
-        job = new InProcessShmRanks(2, CELL_BYTES, CELLS);
-        rank0 = job.rank(0);
-        rank1 = job.rank(1);
-    }
-
-    @AfterEach
-    void release() {
-        job.close();
+    ShmCellCopyTest() {
+        super(CELL_BYTES);
     }
 
     /** Sends {@code source} from rank 0 and returns what rank 1 received. */

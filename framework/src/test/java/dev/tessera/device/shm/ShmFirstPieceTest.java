@@ -8,8 +8,6 @@ import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.ReceiveRequest;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,27 +18,14 @@ import org.junit.jupiter.api.Timeout;
  * one mapped segment in this process, the test driving both ranks' progress.
  */
 @Timeout(60)
-class ShmFirstPieceTest {
+class ShmFirstPieceTest extends TwoShmRanks {
 
     static final int CELL_BYTES = ShmFile.DEFAULT_CELL_BYTES;
-    static final int CELLS = 8;
     static final int CAPACITY = CELL_BYTES - ShmLayout.CELL_HEADER;
     static final int PIECE = ShmDevice.FIRST_PIECE;
 
-    private InProcessShmRanks job;
-    private ShmDevice rank0;
-    private ShmDevice rank1;
-
-    @BeforeEach
-    void twoRanks() {
-        job = new InProcessShmRanks(2, CELL_BYTES, CELLS);
-        rank0 = job.rank(0);
-        rank1 = job.rank(1);
-    }
-
-    @AfterEach
-    void release() {
-        job.close();
+    ShmFirstPieceTest() {
+        super(CELL_BYTES);
     }
 
     private static byte[] pattern(int n, int seed) {

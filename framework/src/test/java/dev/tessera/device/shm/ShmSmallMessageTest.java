@@ -15,8 +15,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,28 +26,13 @@ import org.junit.jupiter.api.Timeout;
  * one mapped segment in this process; the test drives both ranks' progress.
  */
 @Timeout(60)
-class ShmSmallMessageTest {
+class ShmSmallMessageTest extends TwoShmRanks {
 
     static final int CELL_BYTES = 4096;
-    static final int CELLS = 8;
     static final int CAPACITY = CELL_BYTES - ShmLayout.CELL_HEADER;
 
-    private InProcessShmRanks job;
-    private MemorySegment file;
-    private ShmDevice rank0;
-    private ShmDevice rank1;
-
-    @BeforeEach
-    void twoRanks() {
-        job = new InProcessShmRanks(2, CELL_BYTES, CELLS);
-        file = job.file;
-        rank0 = job.rank(0);
-        rank1 = job.rank(1);
-    }
-
-    @AfterEach
-    void release() {
-        job.close();
+    ShmSmallMessageTest() {
+        super(CELL_BYTES);
     }
 
     private static MemorySegment pattern(int n, int seed) {
@@ -87,7 +70,7 @@ class ShmSmallMessageTest {
         DeviceRequest send = rank0.isend(data, 1, 5, 0, 0, false);
         assertTrue(send.isComplete(), "a small standard send completes at once");
 
-        MemorySegment lane = file.asSlice(ShmLayout.laneOffset(0, 1, 2, CELL_BYTES, CELLS), ShmLayout.laneBytes());
+        MemorySegment lane = job.file.asSlice(ShmLayout.laneOffset(0, 1, 2, CELL_BYTES, CELLS), ShmLayout.laneBytes());
         MemorySegment entry = lane.asSlice(ShmLayout.LANE_LINE, 128);
         assertEquals(1L, entry.get(ValueLayout.JAVA_LONG, ShmLayout.L_SEQ), "the first entry's sequence word");
         assertEquals(ShmLayout.L_MSG, entry.get(ValueLayout.JAVA_INT, ShmLayout.L_KIND));
@@ -97,7 +80,7 @@ class ShmSmallMessageTest {
                 entry.asSlice(ShmLayout.L_PAYLOAD, 8).toArray(ValueLayout.JAVA_BYTE), "the payload after the header");
         assertArrayEquals(new byte[64], entry.asSlice(64, 64).toArray(ValueLayout.JAVA_BYTE),
                 "nothing written past the entry's cache line");
-        MemorySegment cell = file.asSlice(ShmLayout.ringOffset(0, 1, 2, CELL_BYTES, CELLS) + ShmLayout.RING_CELLS,
+        MemorySegment cell = job.file.asSlice(ShmLayout.ringOffset(0, 1, 2, CELL_BYTES, CELLS) + ShmLayout.RING_CELLS,
                 CELL_BYTES);
         assertEquals(0L, cell.get(ValueLayout.JAVA_LONG, ShmLayout.C_SEQ), "no cell used");
 
