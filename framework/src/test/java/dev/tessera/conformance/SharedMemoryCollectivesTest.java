@@ -680,7 +680,9 @@ class SharedMemoryCollectivesTest {
      * root's progress file before it does), then, in the other direction, the reduce
      * contributors finish RUN_AHEAD calls before the root starts; afterwards 300 more calls of
      * each, with rotating roots and a slow rank, give exact results in order (each call's value is
-     * distinct), and a larger call in between (data slots, shallow) still works.
+     * distinct), and a larger call in between (data slots, shallow) still works. The last rank
+     * starts its last bcast only after the contributors' reduce RUN_AHEAD - 1: their reduce
+     * RUN_AHEAD then waits for that bcast, and must not wait for the root's later calls too.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"2 -Dtessera.shm.coll.ahead=32", "4 -Dtessera.shm.coll.ahead=32", "3 -Dtessera.wait=block"})
@@ -701,6 +703,13 @@ class SharedMemoryCollectivesTest {
                     awaitProgress(root, RUN_AHEAD);
                 }
                 for (int i = 0; i < RUN_AHEAD + 50; i++) {
+                    if (me == p - 1 && i == RUN_AHEAD + 49) {
+                        // its last bcast only once the contributors finished all but one of their RUN_AHEAD reduces:
+                        // their next one waits for this call while this rank will then wait for them (stop 44's CI hang)
+                        for (int j = 0; j < p - 1; j++) {
+                            awaitProgress(contributors + j, RUN_AHEAD - 1);
+                        }
+                    }
                     long[] v = {me == 0 ? 1000L + i : -1};
                     world.bcast(Buffer.of(v), 0);
                     assertEquals(1000L + i, v[0], "bcast " + i + " on rank " + me);
