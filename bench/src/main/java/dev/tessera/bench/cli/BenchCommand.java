@@ -66,7 +66,7 @@ public final class BenchCommand implements Callable<Integer> {
     Integer warmup;
 
     @Option(names = "--warmup-ms", paramLabel = "MS",
-            description = "Warm-up goes on per size until this many milliseconds are spent (the JIT compiles the path); the first size warms up ten times as long. Default: 200 (--quick: 20).")
+            description = "Warm-up goes on per size until this many milliseconds are spent (the JIT compiles the path); the first size warms up ten times as long; then, unless 0, until the JIT compilers of every rank have been idle for TESSERA_BENCH_JIT_QUIET_MS (default 100). Default: 200 (--quick: 20).")
     Integer warmupMs;
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",

@@ -50,6 +50,46 @@ public final class OsuRank {
         }
     }
 
+    /**
+     * How long the JIT compiler threads of every rank must have been idle before a size is timed
+     * (TESSERA_BENCH_JIT_QUIET_MS, milliseconds, default 100; 0: do not wait), after the warm-up
+     * time: with two spinning ranks on two cores a compilation takes a core from a rank a scheduler
+     * tick at a time, and the other waits (see {@link JitActivity}). Up to {@link #JIT_WAIT_NANOS}
+     * per size, pausing between warm-up blocks so that the compilers get the cores.
+     */
+    static final long JIT_QUIET_NANOS = quietMillis(System.getenv("TESSERA_BENCH_JIT_QUIET_MS")) * 1_000_000L;
+    /** The longest a size waits for the JIT compilers to be idle before it is timed anyway. */
+    static final long JIT_WAIT_NANOS = 5_000_000_000L;
+
+    static long quietMillis(String value) {
+        if (value == null || value.isBlank()) {
+            return 100;
+        }
+        try {
+            return Math.max(0, Long.parseLong(value.strip()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("TESSERA_BENCH_JIT_QUIET_MS must be a whole number of milliseconds, got '" + value + "'");
+        }
+    }
+
+    /**
+     * Whether every rank's JIT compilers have been idle for {@link #JIT_QUIET_NANOS}, or this size
+     * has waited {@link #JIT_WAIT_NANOS} since {@code waitFrom}: one allreduce, so every rank
+     * decides alike.
+     */
+    static boolean jitQuiet(Comm world, JitActivity jit, long waitFrom) {
+        long now = System.nanoTime();
+        double quiet = Math.min(jit.quietNanos(now), 1e15);
+        double[] v = {-quiet, now - waitFrom};   // MAX: the shortest quiet time, the longest wait
+        world.allreduce(Buffer.of(v), Op.MAX);
+        return settled(-v[0], v[1]);
+    }
+
+    /** The decision of {@link #jitQuiet} from the shortest quiet time and the longest wait of the ranks (nanoseconds). */
+    static boolean settled(double quietNanos, double waitedNanos) {
+        return quietNanos >= JIT_QUIET_NANOS || waitedNanos >= JIT_WAIT_NANOS;
+    }
+
     /** Warm-up blocks after which the first size stops pausing for the JIT compiler. */
     static final int MAX_PAUSED_WARMUP_BLOCKS = 200;
     /** Warm-up blocks after which a size is measured even if its warm-up time is not reached. */
@@ -60,6 +100,9 @@ public final class OsuRank {
                     int window, PrintStream out) {
         int rank = world.rank();
         prewarm(world, suite, sizes, iters, window);
+        // with a warm-up time (not in the tests' runs with --warmup-ms 0): wait for the JIT compilers too
+        boolean waitForJit = warmupSeconds > 0 && JIT_QUIET_NANOS > 0;
+        JitActivity jit = waitForJit ? new JitActivity() : null;
         boolean first = true;
         for (int size : sizes) {
             // The first size also warms the JIT for the whole run: ten times the per-size warm-up
@@ -76,6 +119,7 @@ public final class OsuRank {
             double[] t = new double[blocks];
             double warmed = 0; // the same on every rank: a sum of allreduced values
             int warmBlocks = 0;
+            long waitFrom = 0;   // when this size began to wait for the JIT compilers (0: not yet)
             for (int b = -warmup; b < blocks; b++) {
                 world.barrier();
                 long start = System.nanoTime();
@@ -96,6 +140,14 @@ public final class OsuRank {
                     // 0.1 us would otherwise need thousands of blocks (and pauses) to fill 2 s.
                     if (b == -1 && warmed < warmFor && warmBlocks < MAX_WARMUP_BLOCKS) {
                         b--; // one more warm-up block
+                    } else if (b == -1 && waitForJit) {
+                        if (waitFrom == 0) {
+                            waitFrom = System.nanoTime();
+                        }
+                        if (!jitQuiet(world, jit, waitFrom)) {
+                            pause();   // the compiler threads get the cores
+                            b--;
+                        }
                     }
                 }
             }
