@@ -74,43 +74,21 @@ final class AxisFft {
     }
 
     /**
-     * FFTs along axis 0 of the block {@code d1 x d2 x d3} (the contiguous lines; line L starts
-     * at {@code L * d1}), with the results written interleaved into {@code dst} instead of back:
-     * point t of line L goes to {@code dst[2 * L + t * dstStride]} (real) and the next index
-     * (imaginary). Rows of a batch are consecutive lines, so each point t is written as one
-     * run of {@code 2 * lanes} doubles. FT's 1D layout sends its z-transformed data this way,
-     * straight into the alltoall's buffer ({@link SlabTranspose#sendBuffer}).
+     * FFTs along axis 1 of the block {@code d1 x d2 x d3} (stride d1), with the results written
+     * into {@code dst} cut into blocks of {@code rowsPerBlock} rows of axis 1 instead of back:
+     * the x-line of (t, k) (its d1 points along axis 0) goes to block {@code p = t / rowsPerBlock}
+     * at {@code p * blockDoubles + 2 * d1 * (k + d3 * (t % rowsPerBlock))}, real parts first, then
+     * the d1 imaginary parts, where {@code blockDoubles = 2 * d1 * d3 * rowsPerBlock}. FT's 1D
+     * layout sends its z-transformed data this way (the xzy grid's z ranges of the other ranks,
+     * {@link SlabTranspose#sendBuffer}): every write is a run of {@code lanes} doubles, as in the
+     * strided transforms.
      */
-    void transformLinesInto(StockhamFft fft, int direction, double[] re, double[] im, int d1, int d2, int d3,
-            double[] dst, int dstStride) {
+    void transformStridedInto(StockhamFft fft, int direction, double[] re, double[] im, int d1, int d2, int d3,
+            double[] dst, int rowsPerBlock) {
         int n = fft.length();
-        if (n != d1) {
-            throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + d1);
-        }
-        int lanes = lanes(n, d2);
-        int batches = (d2 / lanes) * d3;
-        team.region(ctx -> {
-            double[][][] s = scratch[ctx.id()];
-            ctx.parallelForRange(0, batches, Schedule.STATIC,
-                    (from, to) -> lineBatchesInto(fft, direction, re, im, s, n, lanes, dst, dstStride, from, to));
-        });
-    }
-
-    /**
-     * FFTs along axis 1 of the block {@code d1 x d2 x d3} (in place in {@code re, im}), whose
-     * input is read from {@code src}, interleaved and cut into slabs of {@code rowsPerSlab}
-     * rows of axis 1: point (i, t, k) at {@code src[2 * ((t / rowsPerSlab) * slabPoints + k * d1
-     * * rowsPerSlab + i + d1 * (t % rowsPerSlab))]} and the next index, where {@code slabPoints
-     * = d1 * rowsPerSlab * d3}. That is the alltoall's receive buffer of FT's 1D layout going
-     * back from z to x (block p holds y range p of every local z plane), so the transpose's
-     * local finish is this FFT's gather.
-     */
-    void transformColumnsFrom(StockhamFft fft, int direction, double[] src, int rowsPerSlab, double[] re,
-            double[] im, int d1, int d2, int d3) {
-        int n = fft.length();
-        if (n != d2 || d2 % rowsPerSlab != 0) {
-            throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + d2 + " in slabs of "
-                    + rowsPerSlab);
+        if (n != d2 || d2 % rowsPerBlock != 0) {
+            throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + d2 + " in blocks of "
+                    + rowsPerBlock);
         }
         int lanes = lanes(n, d1);
         int blocks = d1 / lanes;
@@ -118,34 +96,66 @@ final class AxisFft {
         team.region(ctx -> {
             double[][][] s = scratch[ctx.id()];
             ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) ->
-                    columnBatchesFrom(fft, direction, src, rowsPerSlab, re, im, s, n, lanes, blocks, d1, d3, from, to));
+                    stridedBatchesInto(fft, direction, re, im, s, n, lanes, blocks, d1, d3, dst, rowsPerBlock, from, to));
         });
     }
 
-    private static void lineBatchesInto(StockhamFft fft, int direction, double[] re, double[] im, double[][][] s,
-            int n, int lanes, double[] dst, int dstStride, int from, int to) {
+    /**
+     * FFTs along axis 1 of the block {@code d1 x d2 x d3} (in place in {@code re, im}), whose
+     * input is read from {@code src} in the line blocks that {@link #transformStridedInto} writes:
+     * the x-line of (t, k) from block {@code p = t / rowsPerBlock} at {@code p * blockDoubles + 2 *
+     * d1 * ((t % rowsPerBlock) + rowsPerBlock * k)}, real parts then imaginary parts, where
+     * {@code blockDoubles = 2 * d1 * rowsPerBlock * d3}. That is the alltoall's receive buffer of
+     * FT's 1D layout going back from z to x (block p holds y range p of every local z plane), so
+     * the transpose's local finish is this FFT's gather.
+     */
+    void transformColumnsFrom(StockhamFft fft, int direction, double[] src, int rowsPerBlock, double[] re,
+            double[] im, int d1, int d2, int d3) {
+        int n = fft.length();
+        if (n != d2 || d2 % rowsPerBlock != 0) {
+            throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + d2 + " in blocks of "
+                    + rowsPerBlock);
+        }
+        int lanes = lanes(n, d1);
+        int blocks = d1 / lanes;
+        int batches = blocks * d3;
+        team.region(ctx -> {
+            double[][][] s = scratch[ctx.id()];
+            ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) ->
+                    columnBatchesFrom(fft, direction, src, rowsPerBlock, re, im, s, n, lanes, blocks, d1, d3, from, to));
+        });
+    }
+
+    private static void stridedBatchesInto(StockhamFft fft, int direction, double[] re, double[] im, double[][][] s,
+            int n, int lanes, int blocks, int d1, int d3, double[] dst, int rowsPerBlock, int from, int to) {
+        int blockDoubles = 2 * d1 * d3 * rowsPerBlock;
         for (int b = from; b < to; b++) {
-            int base = b * lanes * n;
-            gatherRows(re, s[0], base, n, lanes);
-            gatherRows(im, s[1], base, n, lanes);
-            fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
-            int line0 = 2 * b * lanes;
+            int k = b / blocks;
+            int i0 = (b % blocks) * lanes;
+            int base = k * d1 * n + i0;
             for (int t = 0; t < n; t++) {
-                interleave(s[0][t], s[1][t], dst, line0 + t * dstStride, lanes);
+                System.arraycopy(re, base + t * d1, s[0][t], 0, lanes);
+                System.arraycopy(im, base + t * d1, s[1][t], 0, lanes);
+            }
+            fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
+            for (int t = 0; t < n; t++) {
+                int at = (t / rowsPerBlock) * blockDoubles + 2 * d1 * (k + d3 * (t % rowsPerBlock)) + i0;
+                System.arraycopy(s[0][t], 0, dst, at, lanes);
+                System.arraycopy(s[1][t], 0, dst, at + d1, lanes);
             }
         }
     }
 
-    private static void columnBatchesFrom(StockhamFft fft, int direction, double[] src, int rowsPerSlab,
+    private static void columnBatchesFrom(StockhamFft fft, int direction, double[] src, int rowsPerBlock,
             double[] re, double[] im, double[][][] s, int n, int lanes, int blocks, int d1, int d3, int from, int to) {
-        int slabRow = d1 * rowsPerSlab;
-        int slabPoints = slabRow * d3;
+        int blockDoubles = 2 * d1 * rowsPerBlock * d3;
         for (int b = from; b < to; b++) {
             int k = b / blocks;
             int i0 = (b % blocks) * lanes;
             for (int t = 0; t < n; t++) {
-                int at = 2 * ((t / rowsPerSlab) * slabPoints + k * slabRow + i0 + d1 * (t % rowsPerSlab));
-                deinterleave(src, at, s[0][t], s[1][t], lanes);
+                int at = (t / rowsPerBlock) * blockDoubles + 2 * d1 * ((t % rowsPerBlock) + rowsPerBlock * k) + i0;
+                System.arraycopy(src, at, s[0][t], 0, lanes);
+                System.arraycopy(src, at + d1, s[1][t], 0, lanes);
             }
             fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
             int base = k * d1 * n + i0;
@@ -153,20 +163,6 @@ final class AxisFft {
                 System.arraycopy(s[0][t], 0, re, base + t * d1, lanes);
                 System.arraycopy(s[1][t], 0, im, base + t * d1, lanes);
             }
-        }
-    }
-
-    private static void interleave(double[] r, double[] i, double[] dst, int at, int lanes) {
-        for (int j = 0; j < lanes; j++) {
-            dst[at + 2 * j] = r[j];
-            dst[at + 2 * j + 1] = i[j];
-        }
-    }
-
-    private static void deinterleave(double[] src, int at, double[] r, double[] i, int lanes) {
-        for (int j = 0; j < lanes; j++) {
-            r[j] = src[at + 2 * j];
-            i[j] = src[at + 2 * j + 1];
         }
     }
 

@@ -20,10 +20,12 @@ import java.util.Locale;
  * <p>Distribution (the reference's layouts, FT/ft.f {@code setup}): on one rank the "0D"
  * layout, the whole grid x-fastest, FFTs along x, y and z in place. On 1 < np <= nz ranks
  * the "1D" layout: rank r owns z-slab r of the xyz grid; x and y FFTs run locally, one
- * alltoall ({@link SlabTranspose}) turns the slabs into y-slabs of a z-fastest grid for the
- * z FFT, the evolution and the twiddle factors live there, and the inverse runs the
- * mirror path. On np > nz ranks the "2D" layout: an nz x np/nz process grid of x-, y- and
- * z-pencils with two transposes over its rows and columns ({@link PencilTranspose}).
+ * alltoall ({@link SlabTranspose}) turns the slabs into y-slabs of an xzy grid (the
+ * reference's is z-fastest; x stays fastest here, so the transposes move whole x-lines and
+ * the z FFT is a strided one) for the z FFT, the evolution and the twiddle factors live
+ * there, and the inverse runs the mirror path. On np > nz ranks the "2D" layout: an
+ * nz x np/nz process grid of x-, y- and z-pencils with two transposes over its rows and
+ * columns ({@link PencilTranspose}).
  * np must be a power of two (as the reference requires for verification) and at most
  * nz * min(nz, ny).
  *
@@ -198,8 +200,8 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
      * One rank's arrays and steps of a run. Process grid np1 x np2 (rank = me1 * np2 + me2)
      * as the reference's setup: 0D (1 x 1), 1D (1 x np) or 2D (nz x np/nz). Layout 1
      * (where the data starts and the checksum is taken) is {@code nx x nyl1 x nzl}, layout
-     * 3 (where the z FFT, the twiddle factors and the evolution are) {@code nz x nxl x nyl3}
-     * (0D: layout 1 throughout).
+     * 3 (where the z FFT, the twiddle factors and the evolution are) {@code nx x nz x nyl3}
+     * in 1D ({@link SlabTranspose}), {@code nz x nxl x nyl3} in 2D (0D: layout 1 throughout).
      */
     private static final class Solver {
         private final Comm comm;
@@ -306,6 +308,21 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
                         }
                     }
                 });
+            } else if (layout == 1) {
+                // Layout 3 of the 1D layout is xzy (SlabTranspose): x + nx (z + nz yl).
+                team.parallelForRange(0, nyl3, Schedule.STATIC, (from, to) -> {
+                    for (int yl = from; yl < to; yl++) {
+                        int jj = wrap(ys3 + yl, ny);
+                        for (int z = 0; z < nz; z++) {
+                            int kk = wrap(z, nz);
+                            int row = nx * (z + nz * yl);
+                            for (int x = 0; x < nx; x++) {
+                                int ii = wrap(x, nx);
+                                twiddle[row + x] = Math.exp(ap * (ii * ii + jj * jj + kk * kk));
+                            }
+                        }
+                    }
+                });
             } else {
                 team.parallelForRange(0, nyl3, Schedule.STATIC, (from, to) -> {
                     for (int yl = from; yl < to; yl++) {
@@ -358,8 +375,8 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
                 case 1 -> {
                     axes.transform(fftX, 1, wr, wi, nx, ny, nzl, 0);
                     axes.transform(fftY, 1, wr, wi, nx, ny, nzl, 1);
-                    slab.xyzToZxy(wr, wi);
-                    axes.transform(fftZ, 1, wr, wi, nz, nx, nyl3, 0);
+                    slab.xyzToXzy(wr, wi);
+                    axes.transform(fftZ, 1, wr, wi, nx, nz, nyl3, 1);
                 }
                 default -> {
                     axes.transform(fftX, 1, wr, wi, nx, nyl1, nzl, 0);
@@ -410,7 +427,7 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
                 }
                 case 1 -> {
                     // The transpose's local passes are the FFTs' own gather and scatter (SlabTranspose).
-                    axes.transformLinesInto(fftZ, -1, wr, wi, nz, nx, nyl3, slab.sendBuffer(), 2 * nx * nyl3);
+                    axes.transformStridedInto(fftZ, -1, wr, wi, nx, nz, nyl3, slab.sendBuffer(), nzl);
                     double[] recv = slab.exchangeToXyz();
                     axes.transformColumnsFrom(fftY, -1, recv, nyl3, wr, wi, nx, ny, nzl);
                     axes.transform(fftX, -1, wr, wi, nx, ny, nzl, 0);

@@ -6,31 +6,30 @@ import dev.tessera.task.Schedule;
 import dev.tessera.task.Team;
 
 /**
- * The global transposes of FT's 1D (slab) layout, as NPB3.4-MPI/FT/ft.f does them
- * ({@code transpose_xy_z} and {@code transpose_x_yz}: local transpose, one alltoall,
- * local finish), over np ranks with np dividing ny and nz.
+ * The global transposes of FT's 1D (slab) layout (NPB3.4-MPI/FT/ft.f {@code transpose_xy_z}
+ * and {@code transpose_x_yz}: one alltoall between local passes), over np ranks with np
+ * dividing ny and nz.
  *
- * <p>Layouts (flat, first index fastest, q = x + nx*y):
+ * <p>Layouts (flat, first index fastest):
  * <ul>
  * <li>xyz: {@code x + nx*(y + ny*zl)}, rank r owns z in [r*nz/np, (r+1)*nz/np);
- * <li>zxy: {@code z + nz*(x + nx*yl)}, rank r owns y in [r*ny/np, (r+1)*ny/np).
+ * <li>xzy: {@code x + nx*(z + nz*yl)}, rank r owns y in [r*ny/np, (r+1)*ny/np).
  * </ul>
- * xyz to zxy: the local transpose writes {@code zl + nzl*q} (so that the block for
- * rank p, the q of p's y range, is contiguous); after the alltoall, block p holds
- * z-range p and each (x, yl) line of it is copied to its place in z. zxy to xyz (once
- * per time step) has no local passes of its own: the z FFT writes its results into the
- * send buffer in the order the alltoall sends them ({@link #sendBuffer}), and the y FFT
- * that follows reads the receive buffer directly ({@link #exchangeToXyz}); the two passes
- * over the 2 x 16 bytes of every local point that a local transpose and a local finish
- * would add are gone. The send and receive buffers interleave real and imaginary parts
- * so that one alltoall moves both.
+ * The reference's second layout is zxy (z fastest), which makes its transposes turn every
+ * point around; here x stays fastest in both, so the transposes move whole x-lines (nx
+ * contiguous doubles) and the z FFT on the xzy grid is a strided one, whose gathers and
+ * scatters copy runs of points as the x and y FFTs' do. A block of the alltoall (to or from
+ * rank p) holds, for each local z of the z owner and each local y of the y owner, one x-line:
+ * the nx real parts, then the nx imaginary parts, at {@code 2 * nx * (yl + nyl * zl)} in the
+ * block. xyz to xzy (once per run) packs and unpacks lines here; xzy to xyz (once per time step)
+ * has no local passes of its own: the z FFT writes its results into the send buffer in block
+ * order ({@link AxisFft#transformStridedInto}), and the y FFT that follows reads the receive
+ * buffer directly ({@link AxisFft#transformColumnsFrom}).
  *
- * <p>The local steps run over the team's members (static schedule over tiles or lines);
- * the alltoall runs on the calling thread between them.
+ * <p>The local steps run over the team's members (static schedule over lines); the alltoall
+ * runs on the calling thread between them.
  */
 final class SlabTranspose {
-
-    private static final int TILE = 32;
 
     private final Comm comm;
     private final Team team;
@@ -53,65 +52,50 @@ final class SlabTranspose {
         this.recv = new double[2 * local];
     }
 
-    /** xyz (re, im) to zxy, written back into (re, im). */
-    void xyzToZxy(double[] re, double[] im) {
+    /** xyz (re, im) to xzy, written back into (re, im). */
+    void xyzToXzy(double[] re, double[] im) {
         int nzl = nz / np;
-        int nxny = nx * ny;
-        int nxnyl = nx * (ny / np);
-        transposeInterleaved(re, im, nxny, nzl, send);
+        int nyl = ny / np;
+        int block = 2 * nx * nyl * nzl;
+        // Pack: x-line (y, zl) of block p = y / nyl at 2 nx (yl + nyl zl).
+        team.parallelForRange(0, nzl * ny, Schedule.STATIC, (from, to) -> {
+            for (int line = from; line < to; line++) {
+                int zl = line / ny;
+                int y = line % ny;
+                int at = (y / nyl) * block + 2 * nx * (y % nyl + nyl * zl);
+                System.arraycopy(re, nx * line, send, at, nx);
+                System.arraycopy(im, nx * line, send, at + nx, nx);
+            }
+        });
         comm.alltoall(Buffer.of(send), Buffer.of(recv));
-        // block p: (zl fastest, ql) for z in p's range -> re[p*nzl + zl + nz*ql]
-        team.parallelForRange(0, nxnyl, Schedule.STATIC, (from, to) -> {
-            for (int ql = from; ql < to; ql++) {
-                for (int p = 0; p < np; p++) {
-                    int src = 2 * (p * nzl * nxnyl + nzl * ql);
-                    int dst = p * nzl + nz * ql;
-                    for (int zl = 0; zl < nzl; zl++) {
-                        re[dst + zl] = recv[src + 2 * zl];
-                        im[dst + zl] = recv[src + 2 * zl + 1];
-                    }
-                }
+        // Unpack: block q holds z range q; x-line (yl, zl) of it goes to z = q nzl + zl of local y yl.
+        team.parallelForRange(0, nyl * nz, Schedule.STATIC, (from, to) -> {
+            for (int line = from; line < to; line++) {
+                int yl = line / nz;
+                int z = line % nz;
+                int at = (z / nzl) * block + 2 * nx * (yl + nyl * (z % nzl));
+                System.arraycopy(recv, at, re, nx * line, nx);
+                System.arraycopy(recv, at + nx, im, nx * line, nx);
             }
         });
     }
 
     /**
-     * The zxy-to-xyz transpose's send buffer: the z FFT writes into it directly
-     * ({@link AxisFft#transformLinesInto}), point (z, ql) of this rank's y range at
-     * {@code 2 * (ql + nx * ny/np * z)}, so that block p (z range p) is contiguous.
+     * The xzy-to-xyz transpose's send buffer: the z FFT writes into it directly
+     * ({@link AxisFft#transformStridedInto} with blocks of nz/np rows), the x-line of (z, yl)
+     * in block p = z / (nz/np) at {@code 2 * nx * (yl + ny/np * (z % (nz/np)))}.
      */
     double[] sendBuffer() {
         return send;
     }
 
     /**
-     * The zxy-to-xyz exchange: one alltoall of the send buffer; returns the receive buffer, whose
-     * block p holds y range p of this rank's z planes, point (ql, zl) at
-     * {@code 2 * (p * nzl * nxnyl + nxnyl * zl + ql)} ({@link AxisFft#transformColumnsFrom} reads it).
+     * The xzy-to-xyz exchange: one alltoall of the send buffer; returns the receive buffer, whose
+     * block p holds y range p of this rank's z planes, the x-line of (yl, zl) at
+     * {@code 2 * nx * (yl + ny/np * zl)} in the block ({@link AxisFft#transformColumnsFrom} reads it).
      */
     double[] exchangeToXyz() {
         comm.alltoall(Buffer.of(send), Buffer.of(recv));
         return recv;
-    }
-
-    /** dst[2*(j + n2*i)] = re[i + n1*j], dst[... + 1] = im[...], for i < n1, j < n2; 32x32 tiles over the team. */
-    private void transposeInterleaved(double[] re, double[] im, int n1, int n2, double[] dst) {
-        int tiles1 = (n1 + TILE - 1) / TILE;
-        int tiles2 = (n2 + TILE - 1) / TILE;
-        team.parallelForRange(0, tiles1 * tiles2, Schedule.STATIC, (from, to) -> {
-            for (int t = from; t < to; t++) {
-                int i0 = (t / tiles2) * TILE;
-                int i1 = Math.min(n1, i0 + TILE);
-                int j0 = (t % tiles2) * TILE;
-                int j1 = Math.min(n2, j0 + TILE);
-                for (int i = i0; i < i1; i++) {
-                    int out = 2 * n2 * i;
-                    for (int j = j0; j < j1; j++) {
-                        dst[out + 2 * j] = re[i + n1 * j];
-                        dst[out + 2 * j + 1] = im[i + n1 * j];
-                    }
-                }
-            }
-        });
     }
 }

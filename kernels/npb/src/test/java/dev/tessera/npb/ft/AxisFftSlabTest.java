@@ -10,7 +10,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The FFTs that do the 1D layout's transpose passes themselves (FT's z-to-x way back): the
- * same numbers as an in-place FFT followed, or preceded, by the copy those passes made.
+ * same numbers as an in-place FFT followed, or preceded, by the copy of x-lines into or out
+ * of the alltoall's blocks (real parts of a line, then its imaginary parts).
  */
 @Timeout(60)
 class AxisFftSlabTest {
@@ -24,29 +25,31 @@ class AxisFftSlabTest {
         return a;
     }
 
-    @ParameterizedTest(name = "{0} x {1} x {2}, {3} threads")
-    @CsvSource({"32, 64, 4, 1", "128, 32, 8, 2", "64, 256, 2, 2"})
-    void linesWrittenInterleavedAtAStride(int d1, int d2, int d3, int threads) {
+    @ParameterizedTest(name = "{0} x {1} x {2} in blocks of {3} rows, {4} threads")
+    @CsvSource({"32, 64, 4, 32, 1", "128, 32, 8, 8, 2", "64, 256, 2, 128, 2", "16, 64, 4, 64, 2"})
+    void stridedLinesWrittenIntoBlocks(int d1, int d2, int d3, int rowsPerBlock, int threads) {
         int points = d1 * d2 * d3;
         double[] re = random(points, 1);
         double[] im = random(points, 2);
-        int lines = d2 * d3;
-        int stride = 2 * lines;
+        int blockDoubles = 2 * d1 * d3 * rowsPerBlock;
         double[] expected = new double[2 * points];
         double[] actual = new double[2 * points];
         try (Team team = Team.create(threads)) {
             AxisFft axes = new AxisFft(team, Math.max(d1, Math.max(d2, d3)));
-            StockhamFft fft = new StockhamFft(d1);
+            StockhamFft fft = new StockhamFft(d2);
             double[] re2 = re.clone();
             double[] im2 = im.clone();
-            axes.transform(fft, -1, re2, im2, d1, d2, d3, 0);
-            for (int line = 0; line < lines; line++) {
-                for (int t = 0; t < d1; t++) {
-                    expected[2 * line + t * stride] = re2[t + d1 * line];
-                    expected[2 * line + t * stride + 1] = im2[t + d1 * line];
+            axes.transform(fft, -1, re2, im2, d1, d2, d3, 1);
+            for (int k = 0; k < d3; k++) {
+                for (int t = 0; t < d2; t++) {
+                    int at = (t / rowsPerBlock) * blockDoubles + 2 * d1 * (k + d3 * (t % rowsPerBlock));
+                    for (int i = 0; i < d1; i++) {
+                        expected[at + i] = re2[i + d1 * (t + d2 * k)];
+                        expected[at + d1 + i] = im2[i + d1 * (t + d2 * k)];
+                    }
                 }
             }
-            axes.transformLinesInto(fft, -1, re, im, d1, d2, d3, actual, stride);
+            axes.transformStridedInto(fft, -1, re, im, d1, d2, d3, actual, rowsPerBlock);
         }
         assertArrayEquals(expected, actual, 0.0);
     }
@@ -62,9 +65,9 @@ class AxisFftSlabTest {
         for (int k = 0; k < d3; k++) {
             for (int t = 0; t < d2; t++) {
                 for (int i = 0; i < d1; i++) {
-                    int at = 2 * ((t / rowsPerSlab) * slabPoints + k * d1 * rowsPerSlab + i + d1 * (t % rowsPerSlab));
+                    int at = (t / rowsPerSlab) * 2 * slabPoints + 2 * d1 * ((t % rowsPerSlab) + rowsPerSlab * k) + i;
                     expRe[i + d1 * (t + d2 * k)] = src[at];
-                    expIm[i + d1 * (t + d2 * k)] = src[at + 1];
+                    expIm[i + d1 * (t + d2 * k)] = src[at + d1];
                 }
             }
         }

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class FtSharedMemoryTest {
 
     @ParameterizedTest(name = "ft class S on shm, {0} ranks x {1} threads")
-    @CsvSource({"2, 2"})
+    @CsvSource({"2, 1", "2, 2"})
     void classSVerifiesOnSharedMemoryProcesses(int ranks, int threads) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream sink = new PrintStream(bytes, true, StandardCharsets.UTF_8);
