@@ -84,8 +84,12 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
      *     (class A at 2 x 1 on shm, 11 alternating rounds against main: median 4135 against
      *     4115 Mop/s, not resolved from the noise; docs/npb.md, stop 41;
      *     {@code -Dtessera.npb.mg.overlapZ=true} turns it on)
+     * @param vector resid and psinv with the Vector API ({@link MgVectorKernels}) where the JVM
+     *     has the module {@code jdk.incubator.vector}, the scalar loops otherwise; on by default
+     *     ({@link MgVector}: {@code -Dtessera.npb.vector=false} or {@code TESSERA_NPB_VECTOR=false}
+     *     turns it off; docs/npb.md, stop 45)
      */
-    record Tuning(int serialSide, int replicateSide, boolean fusedGhosts, boolean overlapZ) {
+    record Tuning(int serialSide, int replicateSide, boolean fusedGhosts, boolean overlapZ, boolean vector) {
 
         Tuning {
             if (serialSide < 0 || replicateSide < 0) {
@@ -94,9 +98,19 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             }
         }
 
-        /** The first three switches, the z exchange not overlapped. */
+        /** The first three switches, the z exchange not overlapped, scalar stencils. */
         Tuning(int serialSide, int replicateSide, boolean fusedGhosts) {
-            this(serialSide, replicateSide, fusedGhosts, false);
+            this(serialSide, replicateSide, fusedGhosts, false, false);
+        }
+
+        /** The first four switches, scalar stencils. */
+        Tuning(int serialSide, int replicateSide, boolean fusedGhosts, boolean overlapZ) {
+            this(serialSide, replicateSide, fusedGhosts, overlapZ, false);
+        }
+
+        /** These switches with the vector stencils on or off. */
+        Tuning withVector(boolean on) {
+            return new Tuning(serialSide, replicateSide, fusedGhosts, overlapZ, on);
         }
 
         /** The defaults, each overridable by its system property. */
@@ -104,11 +118,12 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             return new Tuning(Integer.getInteger("tessera.npb.mg.serialSide", 0),
                     Integer.getInteger("tessera.npb.mg.replicateSide", 16),
                     Boolean.parseBoolean(System.getProperty("tessera.npb.mg.fusedGhosts", "true")),
-                    Boolean.parseBoolean(System.getProperty("tessera.npb.mg.overlapZ", "false")));
+                    Boolean.parseBoolean(System.getProperty("tessera.npb.mg.overlapZ", "false")),
+                    MgVector.enabled());
         }
 
-        /** As before this tuning: every level over every member, replicated only where needed, ghosts afterwards. */
-        static final Tuning NONE = new Tuning(0, 0, false, false);
+        /** As before this tuning: every level over every member, replicated only where needed, ghosts afterwards, scalar. */
+        static final Tuning NONE = new Tuning(0, 0, false, false, false);
 
         /** Doubles (ghosts included) of the largest block worked on serially. */
         int serialPoints() {
@@ -160,6 +175,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
     @Override
     public void check(char problemClass, int ranks) {
         MgProblem p = MgProblem.of(problemClass);
+        MgVector.requested();   // a value other than true or false: refused here, before any work
         if (ranks < 1 || Integer.bitCount(ranks) != 1) {
             throw new IllegalArgumentException("MG: the number of processes must be a power of two (1, 2, 4, 8, ...), got "
                     + ranks + " (NPB3.4 MG decomposes the grid over 2^p processes)");
@@ -235,8 +251,8 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         lastNorm = rnm2;
         double err = Math.abs(rnm2 - p.verifyValue()) / p.verifyValue();
         boolean verified = err <= MgProblem.EPSILON;
-        String detail = String.format(Locale.ROOT, " L2 Norm is %20.13E%n The correct L2 Norm is %20.13E%n Error is %20.13E%n",
-                rnm2, p.verifyValue(), err);
+        String detail = String.format(Locale.ROOT, " L2 Norm is %20.13E%n The correct L2 Norm is %20.13E%n Error is %20.13E%n %s%n",
+                rnm2, p.verifyValue(), err, MgVector.describe(s.ops.vector()));
         double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
         return new KernelResult("MG", p.problemClass(), p.n() + "x" + p.n() + "x" + p.n(), p.iterations(), seconds,
                 mops, "floating point", verified, detail, warmUpText(cycles));
@@ -287,7 +303,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                 ghost[k] = tuning.fusedGhosts() ? level[k].localLeadingAxes() : 0;
             }
             this.v = new double[level[lt].length()];
-            this.ops = new MgOperators(team, tuning.serialPoints());
+            this.ops = new MgOperators(team, tuning.serialPoints(), tuning.vector());
             if (replicatedUpTo > 0) {
                 agglomeration = new CoarseAgglomeration(grid, new MgLevel(grid, replicatedUpTo, false),
                         level[replicatedUpTo]);

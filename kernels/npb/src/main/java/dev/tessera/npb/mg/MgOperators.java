@@ -38,27 +38,45 @@ import dev.tessera.task.Team;
  * inside them too, C2 compiled resid's and psinv's lambdas only during the timed part, and
  * restrict's and interp's even after six untimed V-cycles at 2 x 1, where each rank's JVM
  * counts only its half of the iterations (class A, -Xlog:jit+compilation).
+ *
+ * <p>Vectors: with {@code vector} on (and the module {@code jdk.incubator.vector} in the JVM,
+ * {@link MgVector}), resid and psinv run as {@link MgVectorKernels}' lanewise loops instead,
+ * the reference's line-buffer form, one line at a time; the same bits.
  */
 final class MgOperators {
 
     private final Team team;
     /** Blocks of at most this many doubles (ghosts included) are worked on by the calling thread alone. */
     private final int serialPoints;
+    /** resid and psinv in {@link MgVectorKernels}' form (only where {@link MgVector#available()}). */
+    private final boolean vector;
 
-    /** Operators over {@code team}, every block split over its members. */
+    /** Scalar operators over {@code team}, every block split over its members. */
     MgOperators(Team team) {
-        this(team, 0);
+        this(team, 0, false);
+    }
+
+    /** Scalar operators over {@code team}, blocks of at most {@code serialPoints} doubles on the caller alone. */
+    MgOperators(Team team, int serialPoints) {
+        this(team, serialPoints, false);
     }
 
     /**
      * Operators over {@code team}; an operator whose block (the larger of its two, ghosts
      * included) has at most {@code serialPoints} doubles runs on the calling thread alone,
      * with no team region. The planes are the same and each is computed the same way, so
-     * the results are the same bits.
+     * the results are the same bits. {@code vector}: resid and psinv with the Vector API
+     * where the JVM has it ({@link MgVector#available()}), the scalar loops otherwise.
      */
-    MgOperators(Team team, int serialPoints) {
+    MgOperators(Team team, int serialPoints, boolean vector) {
         this.team = team;
         this.serialPoints = serialPoints;
+        this.vector = vector && MgVector.available();
+    }
+
+    /** Whether resid and psinv run in their vector form. */
+    boolean vector() {
+        return vector;
     }
 
     /** Whether a block of {@code points} doubles is worked on by the caller alone. */
@@ -121,18 +139,28 @@ final class MgOperators {
         double a3 = a[3];
         int plane = m1 * m2;
         if (end - first <= 1 || serial((long) plane * m3)) {
-            residPlanes(u, v, r, first, end, m1, m2, m3, plane, a0, a2, a3, ghostAxes);
+            residPlanes(u, v, r, first, end, m1, m2, m3, plane, a0, a2, a3, ghostAxes, vector);
             return;
         }
+        boolean vec = vector;
         team.region(ctx -> {
             ctx.parallelForRange(first, end, Schedule.STATIC, (from, to) ->
-                    residPlanes(u, v, r, from, to, m1, m2, m3, plane, a0, a2, a3, ghostAxes));
+                    residPlanes(u, v, r, from, to, m1, m2, m3, plane, a0, a2, a3, ghostAxes, vec));
         });
     }
 
-    /** resid on planes [from, to), each followed by its ghosts. */
+    /** resid on planes [from, to), each followed by its ghosts; {@code vector}: {@link MgVectorKernels}' form. */
     private static void residPlanes(double[] u, double[] v, double[] r, int from, int to, int m1, int m2, int m3,
-            int plane, double a0, double a2, double a3, int ghostAxes) {
+            int plane, double a0, double a2, double a3, int ghostAxes, boolean vector) {
+        if (vector) {
+            double[] u1 = new double[m1];
+            double[] u2 = new double[m1];
+            for (int i3 = from; i3 < to; i3++) {
+                MgVectorKernels.residPlane(u, v, r, i3, m1, m2, plane, a0, a2, a3, u1, u2);
+                fillPlaneGhosts(r, i3, m1, m2, m3, ghostAxes);
+            }
+            return;
+        }
         for (int i3 = from; i3 < to; i3++) {
             residPlane(u, v, r, i3, m1, m2, plane, a0, a2, a3);
             fillPlaneGhosts(r, i3, m1, m2, m3, ghostAxes);
@@ -264,18 +292,27 @@ final class MgOperators {
         double c2 = c[2];
         int plane = m1 * m2;
         if (end - first <= 1 || serial((long) plane * m3)) {
-            psinvPlanes(r, u, first, end, m1, m2, m3, plane, c0, c1, c2, ghostAxes);
+            psinvPlanes(r, u, first, end, m1, m2, m3, plane, c0, c1, c2, ghostAxes, vector);
             return;
         }
+        boolean vec = vector;
         team.region(ctx -> {
             ctx.parallelForRange(first, end, Schedule.STATIC, (from, to) ->
-                    psinvPlanes(r, u, from, to, m1, m2, m3, plane, c0, c1, c2, ghostAxes));
+                    psinvPlanes(r, u, from, to, m1, m2, m3, plane, c0, c1, c2, ghostAxes, vec));
         });
     }
 
-    /** psinv on planes [from, to), each followed by its ghosts. */
+    /** psinv on planes [from, to), each followed by its ghosts; {@code vector}: {@link MgVectorKernels}' form. */
     private static void psinvPlanes(double[] r, double[] u, int from, int to, int m1, int m2, int m3, int plane,
-            double c0, double c1, double c2, int ghostAxes) {
+            double c0, double c1, double c2, int ghostAxes, boolean vector) {
+        if (vector) {
+            double[] r1 = new double[m1];
+            for (int i3 = from; i3 < to; i3++) {
+                MgVectorKernels.psinvPlane(r, u, i3, m1, m2, plane, c0, c1, c2, r1);
+                fillPlaneGhosts(u, i3, m1, m2, m3, ghostAxes);
+            }
+            return;
+        }
         for (int i3 = from; i3 < to; i3++) {
             psinvPlane(r, u, i3, m1, m2, plane, c0, c1, c2);
             fillPlaneGhosts(u, i3, m1, m2, m3, ghostAxes);
