@@ -912,7 +912,8 @@ class SharedMemoryCollectivesTest {
      * own value: MPI leaves this undefined), and the other members read rank 0's, whose
      * signature matches theirs; so only the pending comparison of a neighbour's call 20, made a
      * few calls later, sees the two roots, and it must end the job with the disagreement error
-     * naming both roots, before the job passes its 80 calls. Under FUNNELED that comparison is
+     * naming both roots, before the job passes its 120 calls (a rank compares call 20 before it
+     * starts call 52, and the root runs at most 32 calls ahead of the slowest). Under FUNNELED that comparison is
      * made without the lock; under MULTIPLE with it, while a second thread of every rank sits in a
      * receive that never completes (so it compares pending calls too).
      */
@@ -927,7 +928,9 @@ class SharedMemoryCollectivesTest {
                 waiter.setDaemon(true);
                 waiter.start();
             }
-            bcastsWithARootMismatch(world, 80, 20);
+            // 20 + 3 x 32 + 4: the rank that finds it compares call 20 before it starts call 52, and rank 0
+            // (root) runs at most 32 calls ahead of it, so no rank can pass them all
+            bcastsWithARootMismatch(world, 120, 20);
         }, List.of(level));
         assertTheRootMismatchEndedTheJob(r, ranks);
     }
