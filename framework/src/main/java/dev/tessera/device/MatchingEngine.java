@@ -50,8 +50,6 @@ public final class MatchingEngine {
      */
     final MemorySegment sleeperCount = java.lang.foreign.Arena.ofAuto().allocate(64, 64);
     private static final java.lang.invoke.VarHandle COUNT = java.lang.foreign.ValueLayout.JAVA_INT.varHandle();
-    /** The receive being posted while {@link #post} drains the rings (seen by no other thread yet), else null. */
-    private ReceiveRequest posting;
     private int cachedContext = Integer.MIN_VALUE;
     private Queues cachedQueues;
 
@@ -181,17 +179,20 @@ public final class MatchingEngine {
 
     /**
      * A receive is posted. Returns the oldest matching unexpected message, removed from its
-     * queue (the caller delivers it), or null after enqueueing the receive. The receive is
-     * enqueued before the rings are drained, so a ring message it matches goes straight into
-     * it (no private copy); it may therefore have completed when this returns null. The
-     * unexpected queue is searched first and without draining: it holds each sender's older
-     * messages, the rings only newer ones.
+     * queue (the caller delivers it), or null after the receive has either matched a message on
+     * the rings (and completed) or joined the posted queue. The unexpected queue is searched
+     * first and without draining: it holds each sender's older messages, the rings only newer ones.
      *
-     * <p>The drain here stops as soon as the new receive has matched: the slots after it stay
-     * on their rings, in order, for the next receive (or wait) to take straight from the slot,
-     * instead of being copied aside as unexpected messages. That keeps the invariant above (a
-     * sender's unexpected messages are older than its ring messages), so order holds; every
-     * other operation still drains the rings completely.
+     * <p>Then the rings are drained with the new receive as the youngest posted one, before it is
+     * queued: each ring message goes to the oldest queued receive it fits, else into the new
+     * receive, else to the unexpected queue, exactly as if the receive had been appended to the
+     * posted queue first. The drain stops as soon as the new receive has matched: the slots after
+     * it stay on their rings, in order, for the next receive (or wait) to take straight from the
+     * slot instead of being copied aside as unexpected messages, which keeps the invariant above
+     * (a sender's unexpected messages are older than its ring messages). A receive matched there
+     * never enters the queue: no links written and unlinked again (two stores of a young request
+     * into the long-lived queue, each a G1 card-mark fence), which is the receiving side of the
+     * message rate when the sender is ahead. Every other operation drains the rings completely.
      */
     public IncomingMessage post(ReceiveRequest r) {
         lock();
@@ -202,6 +203,12 @@ public final class MatchingEngine {
                 unlinkUnexpected(q, m);
                 return m;
             }
+            for (SmallMessageRing ring : rings) {
+                ring.drainInto(this, r);
+                if (r.isComplete()) {
+                    return null;   // matched on a ring: later slots wait there
+                }
+            }
             r.prev = q.postedTail;
             r.next = null;
             if (q.postedTail == null) {
@@ -211,16 +218,6 @@ public final class MatchingEngine {
             }
             q.postedTail = r;
             r.queued = true;
-            if (rings.length > 0) {
-                posting = r;
-                for (SmallMessageRing ring : rings) {
-                    if (!r.queued) {
-                        break;   // matched: later slots wait on their rings
-                    }
-                    ring.drainInto(this, r);
-                }
-                posting = null;
-            }
             return null;
         } finally {
             unlock();
@@ -381,16 +378,21 @@ public final class MatchingEngine {
 
     /**
      * A ring's message, its payload at {@code payloadOffset} of {@code slots}, under the lock:
-     * copied straight into the oldest posted receive it matches (no envelope object), else
-     * queued as an unexpected copy.
+     * copied straight into the oldest posted receive it matches (no envelope object); else into
+     * {@code posting}, a receive being posted that is not queued yet and counts as the youngest
+     * posted one (null if none); else queued as an unexpected copy.
      */
     void arriveSmall(int source, int tag, int context, int typeCode, int byteCount, MemorySegment slots,
-                     long payloadOffset) {
-        ReceiveRequest r = matchOrQueueCopy(source, tag, context, byteCount, typeCode, slots, payloadOffset);
-        if (r == posting && r != null) {
-            r.acceptUnpublished(source, tag, byteCount, typeCode, slots, payloadOffset);
-        } else if (r != null) {
+                     long payloadOffset, ReceiveRequest posting) {
+        Queues q = queues(context);
+        ReceiveRequest r = takePosted(q, source, tag);
+        if (r != null) {
             r.accept(source, tag, byteCount, typeCode, slots, payloadOffset);
+        } else if (posting != null && posting.context == context && posting.matches(source, tag)) {
+            posting.acceptUnpublished(source, tag, byteCount, typeCode, slots, payloadOffset);
+        } else {
+            appendUnexpected(q, BufferedMessage.copyOf(new Envelope(source, tag, context, byteCount, typeCode),
+                    slots.asSlice(payloadOffset, byteCount)));
         }
     }
 

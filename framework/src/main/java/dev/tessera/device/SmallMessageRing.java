@@ -98,15 +98,16 @@ public final class SmallMessageRing {
 
     /**
      * Moves published slots into {@code engine} (which matches or queues each, in order); the
-     * caller holds the engine's lock. Stops early once {@code until} (a receive being posted,
-     * or null for no early stop) has matched: the slots after it stay on the ring, in order.
+     * caller holds the engine's lock. {@code posting}: a receive being posted and not queued yet
+     * ({@link MatchingEngine#post}), which a message may match if no queued receive does; the
+     * drain stops once it has (the slots after it stay on the ring, in order). Null for none.
      * Returns how many messages it consumed.
      */
-    int drainInto(MatchingEngine engine, ReceiveRequest until) {
+    int drainInto(MatchingEngine engine, ReceiveRequest posting) {
         long start = (long) LONG.get(mem, 0L);
         long pos = start;
         int consumed = 0;
-        while (until == null || until.queued) {
+        while (posting == null || !posting.isComplete()) {
             long off = slotOffset(pos, mask);
             if ((long) LONG.getAcquire(mem, off) != pos + 1) {
                 break;
@@ -115,7 +116,7 @@ public final class SmallMessageRing {
             int context = mem.get(INT, off + 12);
             int typeCode = mem.get(INT, off + 16);
             int bytes = mem.get(INT, off + 20);
-            engine.arriveSmall(source, tag, context, typeCode, bytes, mem, off + HEADER);
+            engine.arriveSmall(source, tag, context, typeCode, bytes, mem, off + HEADER, posting);
             pos += entrySlots(bytes);
             consumed++;
         }

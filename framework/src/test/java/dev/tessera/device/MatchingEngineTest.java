@@ -193,6 +193,34 @@ class MatchingEngineTest {
     }
 
     @Test
+    void aRingMessageGoesToAnOlderPostedReceiveBeforeTheOneBeingPosted() {
+        SmallMessageRing.Producer ring = engine.openRing(2, 8);
+        ReceiveRequest older = receive(2, 4, 0);
+        assertNull(engine.post(older));
+        assertFalse(older.isComplete(), "nothing on the ring yet: queued");
+        assertTrue(ring.offer(4, 1, 0, MemorySegment.ofArray(new int[] {20}), 4));   // another context
+        assertTrue(ring.offer(4, 0, 0, MemorySegment.ofArray(new int[] {21}), 4));   // fits both receives
+        assertTrue(ring.offer(4, 0, 0, MemorySegment.ofArray(new int[] {22}), 4));
+        assertTrue(ring.offer(4, 0, 0, MemorySegment.ofArray(new int[] {23}), 4));
+        ReceiveRequest newer = receive(Device.ANY_SOURCE, 4, 0);
+        assertNull(engine.post(newer));
+        assertTrue(older.isComplete());
+        assertEquals(21, older.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0), "the older receive matches first");
+        assertTrue(newer.isComplete(), "matched inside post");
+        assertEquals(22, newer.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+        assertFalse(engine.cancel(newer), "a receive matched while posting was never queued");
+        // the other context's message was passed over (aside), the last one stayed on the ring
+        assertEquals(1, engine.unexpectedCount(1));
+        assertEquals(1, engine.unexpectedCount(0), "the last message matched no receive: nothing queued took it");
+        ReceiveRequest last = receive(2, 4, 0);
+        engine.post(last).deliver(last);
+        assertEquals(23, last.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+        ReceiveRequest other = receive(2, 4, 1);
+        engine.post(other).deliver(other);
+        assertEquals(20, other.buffer().get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+    }
+
+    @Test
     void aRingMessageMatchedWhilePostingChecksTypeAndSize() {
         SmallMessageRing.Producer ring = engine.openRing(1, 4);
         assertTrue(ring.offer(3, 0, 7, MemorySegment.ofArray(new int[] {1, 2}), 8));
