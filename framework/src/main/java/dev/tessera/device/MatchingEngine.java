@@ -50,19 +50,31 @@ public final class MatchingEngine {
      */
     final MemorySegment sleeperCount = java.lang.foreign.Arena.ofAuto().allocate(64, 64);
     private static final java.lang.invoke.VarHandle COUNT = java.lang.foreign.ValueLayout.JAVA_INT.varHandle();
-    private int cachedContext = Integer.MIN_VALUE;
     private Queues cachedQueues;
 
-    /** The thread that holds the engine's lock, or null ({@link #lock()}). */
+    // The lock word sits between 128 bytes of padding on each side (HotSpot lays out fields of one
+    // size in declaration order), so that no other object shares its cache line or that line's
+    // prefetch pair: the owner writes it twice per operation, and the collector places the
+    // long-lived objects of both ranks (engines, rings, producers) next to each other in whatever
+    // order it copies them, where a peer thread that reads a neighbouring object on its message
+    // path would take a line miss for every lock of this engine.
+    @SuppressWarnings("unused") private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+    /**
+     * The {@link Thread#threadId()} of the thread that holds the engine's lock, or 0 ({@link #lock()}).
+     * A long rather than the Thread: a compare-and-set of a primitive has no G1 write barrier.
+     */
     @SuppressWarnings("unused")   // through OWNER
-    private volatile Thread owner;
+    private volatile long owner;
     /** How many times the owner holds the lock (reentrant: a device's run of arrivals holds it around each arrive). */
-    private int holds;
+    private long holds;
+    /** The context of {@link #cachedQueues} (a long, to sit inside the padding with the lock word). */
+    private long cachedContext = Integer.MIN_VALUE;
+    @SuppressWarnings("unused") private long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
     private static final java.lang.invoke.VarHandle OWNER;
 
     static {
         try {
-            OWNER = java.lang.invoke.MethodHandles.lookup().findVarHandle(MatchingEngine.class, "owner", Thread.class);
+            OWNER = java.lang.invoke.MethodHandles.lookup().findVarHandle(MatchingEngine.class, "owner", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -77,16 +89,16 @@ public final class MatchingEngine {
      * requests, but on an oversubscribed node a holder can lose its core.
      */
     public void lock() {
-        Thread me = Thread.currentThread();
-        if (OWNER.compareAndSet(this, null, me)) {
+        long me = Thread.currentThread().threadId();
+        if (OWNER.compareAndSet(this, 0L, me)) {
             holds = 1;
             return;
         }
-        if (OWNER.getOpaque(this) == me) {
+        if ((long) OWNER.getOpaque(this) == me) {
             holds++;
             return;
         }
-        for (int spins = 0; !OWNER.compareAndSet(this, null, me); spins++) {
+        for (int spins = 0; !OWNER.compareAndSet(this, 0L, me); spins++) {
             if (spins < 100) {
                 Thread.onSpinWait();
             } else if (spins < 1_100) {
@@ -100,17 +112,17 @@ public final class MatchingEngine {
 
     /** Gives back one hold of the lock taken by {@link #lock()}; the last one releases it (a release store). */
     public void unlock() {
-        if (OWNER.getOpaque(this) != Thread.currentThread()) {
+        if ((long) OWNER.getOpaque(this) != Thread.currentThread().threadId()) {
             throw new IllegalMonitorStateException("matching engine unlocked by a thread that does not hold it");
         }
         if (--holds == 0) {
-            OWNER.setRelease(this, null);
+            OWNER.setRelease(this, 0L);
         }
     }
 
     /** True if the calling thread holds the engine's lock (assertions and tests). */
     public boolean heldByCurrentThread() {
-        return OWNER.getOpaque(this) == Thread.currentThread();
+        return (long) OWNER.getOpaque(this) == Thread.currentThread().threadId();
     }
 
     private static final class Queues {

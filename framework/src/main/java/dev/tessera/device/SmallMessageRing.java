@@ -138,12 +138,24 @@ public final class SmallMessageRing {
         private final MatchingEngine receiver;
         /** The receiver's sleeper count: a view made by the sending thread, so no object of the receiver is read. */
         private final MemorySegment sleeperCount;
+        // The two words the owner writes per message sit between 128 bytes of padding on each side
+        // (HotSpot lays out fields of one size in declaration order): the collector copies this
+        // producer next to the objects it refers to, the ring and the receiver's engine, which the
+        // receiving thread reads on every poll; sharing a line with these writes would add a line
+        // miss to each message's path on the receiving side.
+        @SuppressWarnings("unused") private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
         private long produced;
         private long limit;
+        @SuppressWarnings("unused") private long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
         /** Largest payload {@link #offer} takes. */
         public final int maxPayload;
-        /** Per slot: its sequence word holds payload bytes of an earlier entry ({@link #guardNextHeader}). */
+        /**
+         * Per slot, at index {@code COVERED_PAD + slot}: its sequence word holds payload bytes of an
+         * earlier entry ({@link #guardNextHeader}). Written for multi-slot entries only; the pad of
+         * 128 entries on each side keeps those writes off the lines of neighbouring objects.
+         */
         private final boolean[] covered;
+        private static final int COVERED_PAD = 128;
 
         Producer(SmallMessageRing ring, Thread owner, MatchingEngine receiver) {
             this.ring = ring;
@@ -155,7 +167,7 @@ public final class SmallMessageRing {
             this.owner = owner;
             this.limit = slots;
             this.maxPayload = ring.maxPayload;
-            this.covered = new boolean[(int) slots];
+            this.covered = new boolean[(int) slots + 2 * COVERED_PAD];
         }
 
         /**
@@ -205,12 +217,16 @@ public final class SmallMessageRing {
          * entries, and multi-slot ones that keep starting in the same slots, never clear.
          */
         private void guardNextHeader(long p, long end) {
-            int first = (int) (p & mask);
-            covered[first] = false;
-            for (int k = first + 1, last = (int) Math.min(first + (end - p) - 1, mask); k <= last; k++) {
-                covered[k] = true;
+            int first = COVERED_PAD + (int) (p & mask);
+            if (covered[first]) {
+                covered[first] = false;
             }
-            int next = (int) (end & mask);
+            for (int k = first + 1, last = COVERED_PAD + (int) Math.min((p & mask) + (end - p) - 1, mask); k <= last; k++) {
+                if (!covered[k]) {
+                    covered[k] = true;
+                }
+            }
+            int next = COVERED_PAD + (int) (end & mask);
             if (covered[next]) {
                 covered[next] = false;
                 LONG.set(mem, slotOffset(end, mask), 0L);
