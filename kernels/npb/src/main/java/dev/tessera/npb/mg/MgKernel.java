@@ -34,8 +34,8 @@ import java.util.Locale;
  * see {@link #warmUpCycles}) and a fresh initialisation, then the timed part: residual,
  * nit times (V-cycle, residual), norm. Between the untimed V-cycles and the fresh
  * initialisation, with two or more ranks, the V-cycle's messages run alone
- * ({@link #EXCHANGE_WARM_UP}); before the timer, each rank waits for its JVM's JIT compilers
- * to be idle ({@link CompilerQuiet}). Neither computes anything the timed part reads.
+ * ({@link #EXCHANGE_WARM_UP}) and, before the timer, each rank waits for its JVM's JIT
+ * compilers to be idle ({@link CompilerQuiet}). Neither computes anything the timed part reads.
  */
 public final class MgKernel implements NpbKernel, MemoryFootprint {
 
@@ -219,8 +219,11 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
     }
 
     /**
-     * Whether each rank waits for its JVM's JIT compilers to be idle before the timed part
-     * ({@link CompilerQuiet}): {@code -Dtessera.npb.mg.compilerQuiet}, true by default.
+     * Whether, with two or more ranks, each rank waits for its JVM's JIT compilers to be idle
+     * before the timed part ({@link CompilerQuiet}): {@code -Dtessera.npb.mg.compilerQuiet}, true by
+     * default. At one rank there is no such wait: no other rank waits for a rank whose core a
+     * compiler thread takes, and at 1 x 1 the compilers have the second core to themselves (in the
+     * A/B of stop 46, 1 x 1 with the wait read 0.98x of main, in the noise, in 4 of 5 rounds below it).
      */
     static boolean compilerQuietFromProperty() {
         return Boolean.parseBoolean(System.getProperty("tessera.npb.mg.compilerQuiet", "true"));
@@ -306,7 +309,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
         }
         int exchanges = s.warmUpExchanges(exchangeWarmUp >= 0 ? exchangeWarmUp : exchangeWarmUpFromProperty());
         s.initialise();
-        boolean quiet = compilerQuietFromProperty();
+        boolean quiet = np > 1 && compilerQuietFromProperty();
         if (quiet) {
             awaitCompilers();
         }
