@@ -11,9 +11,10 @@ import java.time.Duration;
  * working: a compilation that the untimed warm-up queued (or one still running when it ended)
  * is then not done inside the timed part. With one rank process per core, a compiler thread
  * that runs in the timed part takes a core from one rank for as long as it compiles, and the
- * other ranks wait for that rank at their next exchange: MG class A at 2 x 1 on shm had 45-67
- * ms of C2 time per rank JVM in a 1.2 s timed part from compilations started in its second
- * initialisation (docs/npb.md, stop 46).
+ * other ranks wait for that rank at their next exchange: in one run of MG class A at 2 x 1 on
+ * shm (with its message warm-up, machine under load), 45-67 ms of C2 time per rank JVM fell in
+ * the 1.2 s timed part, from compilations started in its second initialisation; with this wait,
+ * 0.3-6 ms (docs/npb.md, stop 46).
  *
  * <p>Linux only: the compiler threads are HotSpot's "C1 CompilerThre..." and "C2
  * CompilerThre..." tasks in {@code /proc/self/task} (the kernel keeps 15 characters of a name),

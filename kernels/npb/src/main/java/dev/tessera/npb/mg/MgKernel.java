@@ -232,8 +232,9 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
     /**
      * Waits (at most {@link CompilerQuiet#LIMIT}) until this JVM's compiler threads have been idle for
      * {@link CompilerQuiet#QUIET}: the second initialisation queues C2 compilations of its own methods
-     * (the charges' search) and the untimed work's last ones may still run; at 2 x 1 they ran 45-67 ms
-     * into the timed part, each taking a core from a rank (docs/npb.md, stop 46).
+     * (the charges' search) and the untimed work's last ones may still run; at 2 x 1 (one run under
+     * load) they took 45-67 ms of C2 time per rank JVM inside the timed part, each taking a core from
+     * a rank (docs/npb.md, stop 46).
      */
     private static void awaitCompilers() {
         try {
