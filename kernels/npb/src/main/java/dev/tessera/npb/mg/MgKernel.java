@@ -5,6 +5,7 @@ import dev.tessera.comm.CartComm;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
 import dev.tessera.comm.Request;
+import dev.tessera.npb.CompilerQuiet;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
@@ -31,7 +32,10 @@ import java.util.Locale;
  *
  * <p>Timing as the reference: initialisation, untimed V-cycles (the reference runs one;
  * see {@link #warmUpCycles}) and a fresh initialisation, then the timed part: residual,
- * nit times (V-cycle, residual), norm.
+ * nit times (V-cycle, residual), norm. Between the untimed V-cycles and the fresh
+ * initialisation, with two or more ranks, the V-cycle's messages run alone
+ * ({@link #EXCHANGE_WARM_UP}) and, before the timer, each rank waits for its JVM's JIT
+ * compilers to be idle ({@link CompilerQuiet}). Neither computes anything the timed part reads.
  */
 public final class MgKernel implements NpbKernel, MemoryFootprint {
 
@@ -134,6 +138,8 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
 
     /** Untimed V-cycles before the timed part; -1: the class's {@link #warmUpCycles(char)}. */
     private final int warmUpCycles;
+    /** Untimed ghost exchanges on the coarsest split level ({@link Solver#warmUpExchanges}); -1: {@link #exchangeWarmUpFromProperty()}. */
+    private final int exchangeWarmUp;
     /** null: {@link Tuning#fromProperties()} at each run. */
     private final Tuning tuning;
     /** The L2 norm of the last run (every rank computes the same); for tests. */
@@ -150,9 +156,42 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
 
     /** A kernel with {@code warmUpCycles} untimed V-cycles and the given tuning (null: from the properties). */
     MgKernel(int warmUpCycles, Tuning tuning) {
+        this(warmUpCycles, tuning, -1);
+    }
+
+    /**
+     * A kernel with {@code warmUpCycles} untimed V-cycles, the given tuning (null: from the properties) and
+     * {@code exchangeWarmUp} untimed ghost exchanges on the coarsest split level (-1: from the property).
+     */
+    MgKernel(int warmUpCycles, Tuning tuning, int exchangeWarmUp) {
         this.warmUpCycles = warmUpCycles;
         this.tuning = tuning;
+        this.exchangeWarmUp = exchangeWarmUp;
     }
+
+    /**
+     * Untimed ghost exchanges on the coarsest level split over the ranks, after the untimed V-cycles
+     * ({@link Solver#warmUpExchanges}): {@code -Dtessera.npb.mg.exchangeWarmUp=N}, default
+     * {@link #EXCHANGE_WARM_UP}; 0 turns them off.
+     */
+    static int exchangeWarmUpFromProperty() {
+        int n = Integer.getInteger("tessera.npb.mg.exchangeWarmUp", EXCHANGE_WARM_UP);
+        if (n < 0) {
+            throw new IllegalArgumentException("MG: tessera.npb.mg.exchangeWarmUp must be >= 0, got " + n);
+        }
+        return n;
+    }
+
+    /**
+     * The default of {@link #exchangeWarmUpFromProperty()}. The message path (the communicator's
+     * isend and irecv, the device's matching, send and wait) runs about 30 times per V-cycle and
+     * rank, so after the untimed V-cycles the JIT had compiled it at most at tier 3, and finished
+     * it inside the timed part, where each C1 or C2 compilation in one rank's JVM takes a core from
+     * one of the two ranks and the other waits for it at the next exchange. 4000 exchanges on the
+     * coarsest split level (a quarter as many on each finer one) call the send and receive paths
+     * about 10,000 times, past the JIT's tier-4 threshold (5000 calls).
+     */
+    static final int EXCHANGE_WARM_UP = 4000;
 
     /** The L2 norm of the last run, bit for bit (NaN before the first). */
     double lastNorm() {
@@ -165,6 +204,44 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             return "1 V-cycle untimed, then initialised again (as the reference)";
         }
         return cycles + " V-cycles untimed, then initialised again (reference: 1)";
+    }
+
+    /**
+     * The report's WARM-UP line, with the untimed ghost exchanges of {@link Solver#warmUpExchanges} if any
+     * and the wait for the JIT ({@link #awaitCompilers}) if it ran.
+     */
+    static String warmUpText(int cycles, int exchanges, boolean compilerQuiet) {
+        String text = warmUpText(cycles);
+        if (exchanges > 0) {
+            text += "; " + exchanges + " ghost exchanges untimed";
+        }
+        return compilerQuiet ? text + "; then waited for the JIT compilers to be idle" : text;
+    }
+
+    /**
+     * Whether, with two or more ranks, each rank waits for its JVM's JIT compilers to be idle
+     * before the timed part ({@link CompilerQuiet}): {@code -Dtessera.npb.mg.compilerQuiet}, true by
+     * default. At one rank there is no such wait: no other rank waits for a rank whose core a
+     * compiler thread takes, and at 1 x 1 the compilers have the second core to themselves (in the
+     * A/B of stop 46, 1 x 1 with the wait read 0.98x of main, in the noise, in 4 of 5 rounds below it).
+     */
+    static boolean compilerQuietFromProperty() {
+        return Boolean.parseBoolean(System.getProperty("tessera.npb.mg.compilerQuiet", "true"));
+    }
+
+    /**
+     * Waits (at most {@link CompilerQuiet#LIMIT}) until this JVM's compiler threads have been idle for
+     * {@link CompilerQuiet#QUIET}: the second initialisation queues C2 compilations of its own methods
+     * (the charges' search) and the untimed work's last ones may still run; at 2 x 1 (one run under
+     * load) they took 45-67 ms of C2 time per rank JVM inside the timed part, each taking a core from
+     * a rank (docs/npb.md, stop 46).
+     */
+    private static void awaitCompilers() {
+        try {
+            new CompilerQuiet().await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
@@ -231,7 +308,12 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             s.vcycle();
             s.resid(lt);
         }
+        int exchanges = s.warmUpExchanges(exchangeWarmUp >= 0 ? exchangeWarmUp : exchangeWarmUpFromProperty());
         s.initialise();
+        boolean quiet = np > 1 && compilerQuietFromProperty();
+        if (quiet) {
+            awaitCompilers();
+        }
         grid.barrier();
 
         long start = System.nanoTime();
@@ -255,7 +337,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                 rnm2, p.verifyValue(), err, MgVector.describe(s.ops.vector()));
         double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
         return new KernelResult("MG", p.problemClass(), p.n() + "x" + p.n() + "x" + p.n(), p.iterations(), seconds,
-                mops, "floating point", verified, detail, warmUpText(cycles));
+                mops, "floating point", verified, detail, warmUpText(cycles, exchanges, quiet));
     }
 
     /** One rank's hierarchy and the V-cycle (MG/mg.f mg3P) over it. */
@@ -313,6 +395,63 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                 shareBlock = null;
             }
         }
+
+        /**
+         * Runs the messages of the V-cycle without its computation, so that the message path is
+         * compiled before the timed part (see {@link #EXCHANGE_WARM_UP}): {@code coarsest} rounds, each
+         * with the ghost exchange of u on the coarsest level split over the ranks and on every
+         * replicated level (in place), that of every finer split level in every 4th, 16th, ... round
+         * (4^j for the j-th finer level, at most {@link #MOST_ROUNDS_BETWEEN}: the finer exchanges cost
+         * more), and in every 16th round the allgather to the replicated levels and the norm of u on
+         * the coarsest split level (its plane loop and two allreduces: the timed part's first norm
+         * had compiled the plane loop with C2 in one rank's JVM and not yet in the other's). The
+         * kinds interleave so that the JIT's profile of the shared methods (the exchange's own, the
+         * send, receive and wait paths) holds every branch the V-cycle takes before C2 compiles them:
+         * with the split levels' exchanges alone, C2 left out the branches of the replicated levels
+         * and of the first small message, and threw its code away and compiled again inside the timed
+         * part ({@code -Xlog:deoptimization}: unstable_if in {@code GhostExchange.exchange}, an
+         * uncommon trap in the device's {@code isend}).
+         *
+         * <p>Returns how many ghost exchanges ran; none where every level is exchanged in place (one
+         * rank) or {@code coarsest} is 0. The exchanges copy each block's faces into its neighbours'
+         * ghosts, the allgather writes r of the coarsest replicated level, the norm only reads, and
+         * the fresh initialisation afterwards writes every u and r again before they are read, so the
+         * timed part computes the same bits.
+         */
+        int warmUpExchanges(int coarsest) {
+            if (coarsest <= 0 || grid.size() == 1) {
+                return 0;
+            }
+            int total = 0;
+            int firstSplit = 1;
+            while (level[firstSplit].replicated) {
+                firstSplit++;
+            }
+            for (int round = 0; round < coarsest; round++) {
+                int every = 1;
+                for (int k = 1; k <= lt; k++) {
+                    if (level[k].replicated) {
+                        level[k].exchange(u[k], ghost[k]);   // in place (and nothing where the operators fill the ghosts)
+                        continue;
+                    }
+                    if (round % every == 0) {
+                        level[k].exchange(u[k], ghost[k]);
+                        total++;
+                    }
+                    every = Math.min(every * 4, MOST_ROUNDS_BETWEEN);
+                }
+                if (round % 16 == 0) {
+                    if (agglomeration != null) {
+                        agglomeration.gather(shareBlock, r[agglomeration.share().k]);
+                    }
+                    norm(u[firstSplit], firstSplit);
+                }
+            }
+            return total;
+        }
+
+        /** The most rounds of {@link #warmUpExchanges} between two exchanges of one level. */
+        static final int MOST_ROUNDS_BETWEEN = 64;
 
         /** zero3(u) and zran3(v) on the finest level. */
         void initialise() {

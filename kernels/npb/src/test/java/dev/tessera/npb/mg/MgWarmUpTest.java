@@ -1,6 +1,7 @@
 package dev.tessera.npb.mg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.npb.KernelResult;
@@ -12,22 +13,47 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** MG's extra untimed V-cycles leave nothing behind: the timed norm is that of a run with the reference's one. */
+/**
+ * MG's untimed work beyond the reference's (extra V-cycles, the ghost exchanges and collectives
+ * of the message warm-up, the wait for the JIT) leaves nothing behind: the timed norm is, bit for
+ * bit, that of a run with the reference's one V-cycle alone.
+ */
 class MgWarmUpTest {
 
+    private static final String JIT_WAIT = "; then waited for the JIT compilers to be idle";
+
     @ParameterizedTest(name = "class S on {0} ranks x {1} threads")
-    @CsvSource({"1, 1", "1, 2", "2, 1"})
+    @CsvSource({"1, 1", "1, 2", "2, 1", "4, 1"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void timedNormIsThatOfARunWithTheReferencesOneCycle(int ranks, int threads) {
-        KernelResult asReference = SmpRuns.run(new MgKernel(1), 'S', ranks, threads, Duration.ofSeconds(100));
-        KernelResult warm = SmpRuns.run(new MgKernel(-1), 'S', ranks, threads, Duration.ofSeconds(100));
+        MgKernel reference = new MgKernel(1, null, 0);
+        MgKernel warmed = new MgKernel(-1, null, 256);
+        KernelResult asReference = SmpRuns.run(reference, 'S', ranks, threads, Duration.ofSeconds(100));
+        KernelResult warm = SmpRuns.run(warmed, 'S', ranks, threads, Duration.ofSeconds(100));
         assertEquals(6, MgKernel.warmUpCycles('S'));
         assertTrue(asReference.verified(), asReference.verificationDetail());
         assertTrue(warm.verified(), warm.verificationDetail());
-        // The L2 norm and its error as the detail lines print them (14 significant digits).
+        assertEquals(Double.doubleToRawLongBits(reference.lastNorm()), Double.doubleToRawLongBits(warmed.lastNorm()),
+                reference.lastNorm() + " against " + warmed.lastNorm());
         assertEquals(asReference.verificationDetail(), warm.verificationDetail());
-        assertEquals("1 V-cycle untimed, then initialised again (as the reference)", asReference.warmUp());
-        assertEquals("6 V-cycles untimed, then initialised again (reference: 1)", warm.warmUp());
+        // with two or more ranks, the message warm-up and the wait for the JIT; class S splits only its
+        // finest level (32^3) over the ranks: one exchange of it per round
+        String wait = ranks > 1 ? JIT_WAIT : "";
+        String exchanges = ranks > 1 ? "; 256 ghost exchanges untimed" : "";
+        assertEquals("1 V-cycle untimed, then initialised again (as the reference)" + wait, asReference.warmUp());
+        assertEquals("6 V-cycles untimed, then initialised again (reference: 1)" + exchanges + wait, warm.warmUp());
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void finerSplitLevelsAreExchangedAQuarterAsOftenAsTheNextCoarser() {
+        // class W at 2 x 1: levels 5, 6 and 7 (32^3 .. 128^3) split, 4 and below replicated;
+        // 256 rounds: 256 exchanges of level 5, 64 of level 6, 16 of level 7
+        MgKernel kernel = new MgKernel(1, null, 256);
+        KernelResult r = SmpRuns.run(kernel, 'W', 2, 1, Duration.ofSeconds(100));
+        assertTrue(r.verified(), r.verificationDetail());
+        assertEquals("1 V-cycle untimed, then initialised again (as the reference); 336 ghost exchanges untimed"
+                + JIT_WAIT, r.warmUp());
     }
 
     @Test
@@ -36,5 +62,30 @@ class MgWarmUpTest {
         assertEquals(6, MgKernel.warmUpCycles('a'));
         assertEquals(2, MgKernel.warmUpCycles('B'));
         assertEquals(2, MgKernel.warmUpCycles('C'));
+    }
+
+    @Test
+    @Timeout(10)
+    void theWarmUpTextNamesWhatRan() {
+        assertEquals("6 V-cycles untimed, then initialised again (reference: 1)", MgKernel.warmUpText(6, 0, false));
+        assertEquals("2 V-cycles untimed, then initialised again (reference: 1); 5313 ghost exchanges untimed"
+                + JIT_WAIT, MgKernel.warmUpText(2, 5313, true));
+    }
+
+    @Test
+    @Timeout(10)
+    void aNegativeExchangeWarmUpIsRefused() {
+        String before = System.getProperty("tessera.npb.mg.exchangeWarmUp");
+        System.setProperty("tessera.npb.mg.exchangeWarmUp", "-1");
+        try {
+            assertThrows(IllegalArgumentException.class, MgKernel::exchangeWarmUpFromProperty);
+        } finally {
+            if (before == null) {
+                System.clearProperty("tessera.npb.mg.exchangeWarmUp");
+            } else {
+                System.setProperty("tessera.npb.mg.exchangeWarmUp", before);
+            }
+        }
+        assertEquals(MgKernel.EXCHANGE_WARM_UP, MgKernel.exchangeWarmUpFromProperty());
     }
 }
