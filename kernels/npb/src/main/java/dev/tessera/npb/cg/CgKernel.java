@@ -3,6 +3,7 @@ package dev.tessera.npb.cg;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
 import dev.tessera.npb.ClassLetter;
+import dev.tessera.npb.CompilerQuiet;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbClock;
@@ -10,6 +11,7 @@ import dev.tessera.npb.NpbKernel;
 import dev.tessera.npb.Progress;
 import dev.tessera.npb.Randlc;
 import dev.tessera.task.Team;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -58,6 +60,24 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
      * the result: x is reset to (1, ..., 1) afterwards.
      */
     static final int[] WARM_UP_ITERATIONS = {12, 12, 12, 4, 4};
+    /**
+     * Untimed rounds of one CG iteration's messages, after the warm-up iterations, at two
+     * processes with {@link CgRankPair}'s product ({@link CgSolver#warmUpMessages}): the
+     * message path's methods are called a few times per CG iteration, and after the warm-up
+     * iterations alone they reached C2's thresholds (thousands of calls) inside the timed
+     * part, where each compile took a core from a rank (class A at 2 x 1, stop 46). 3000
+     * rounds make 12,000 sends and receives, each awaited; at class A they take about 0.1-0.3 s.
+     */
+    static final int MESSAGE_WARM_UP_ROUNDS = 3000;
+    /**
+     * After the warm-up with message rounds: how long the JVM's compiler threads must have
+     * been idle before the timed part starts ({@link CompilerQuiet}), and the longest wait.
+     * The rounds put the message path's methods in the C2 queue ahead of the solver's: without
+     * the wait, C2 compiled {@code CgSolver.step} and {@code CgRankPair.share} inside the timed
+     * part of one class A run (0.36-0.42 s of compiler CPU per JVM).
+     */
+    static final long COMPILER_QUIET_MILLIS = 100;
+    static final long COMPILER_QUIET_MAX_MILLIS = 5000;
     /** Generator seed and multiplier (tran, amult; cg.f). */
     static final double TRAN = 314159265.0;
     static final double AMULT = 1220703125.0;
@@ -67,14 +87,28 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
 
     /**
      * Untimed iterations to bring in every page and compile the solver, then x = (1, ..., 1)
-     * again, so that the timed iterations start where the reference's do.
+     * again, so that the timed iterations start where the reference's do. After them, at two
+     * processes with {@link CgRankPair}'s product, {@link #MESSAGE_WARM_UP_ROUNDS} rounds of
+     * an iteration's messages ({@link CgSolver#warmUpMessages}), and after them a wait for the
+     * compiler threads to go idle ({@link CompilerQuiet}); returns the rounds run (0 elsewhere).
      */
-    static void warmUp(CgSolver solver, double shift, int iterations) {
+    static int warmUp(CgSolver solver, double shift, int iterations) {
         solver.resetX();
         for (int i = 0; i < iterations; i++) {
             solver.iterate(shift);
         }
+        // after the iterations, so that the solver's own methods reach C2 first, as without the rounds
+        int rounds = solver.warmUpMessages(MESSAGE_WARM_UP_ROUNDS);
         solver.resetX();
+        if (rounds > 0) {
+            // the compilations that the rounds and iterations queued end here, not in the timed part
+            try {
+                new CompilerQuiet().await(Duration.ofMillis(COMPILER_QUIET_MILLIS), Duration.ofMillis(COMPILER_QUIET_MAX_MILLIS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return rounds;
     }
 
     @Override
@@ -128,7 +162,7 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         CgMatrix matrix = CgMatrix.generate(na, nonzer, RCOND, shift, grid, tran);
         CgSolver solver = new CgSolver(world, team, grid, matrix, na / grid.nprows);
 
-        warmUp(solver, shift, WARM_UP_ITERATIONS[c]);
+        int messageRounds = warmUp(solver, shift, WARM_UP_ITERATIONS[c]);
 
         world.barrier();
         long start = NpbClock.nanos();
@@ -148,7 +182,9 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         double mops = seconds != 0 ? 1.0e-6 * 2 * niter * (double) na * (3.0 + nnz + 25.0 * (5.0 + nnz) + 3.0) / seconds : 0;
         String detail = String.format(Locale.ROOT, " Zeta is     %20.13e (reference %20.13e, error %.3e, tolerance %.0e)%n"
                 + " ||r|| of the last iteration %20.14e", zeta, ZETA_REFERENCE[c], err, EPSILON, rnorm);
-        String warmUp = WARM_UP_ITERATIONS[c] + " iterations untimed, then x = (1, ..., 1) again (reference: 1)";
+        String warmUp = (messageRounds > 0 ? messageRounds + " rounds of an iteration's messages and " : "")
+                + WARM_UP_ITERATIONS[c] + " iterations untimed, then x = (1, ..., 1) again"
+                + (messageRounds > 0 ? " and the JIT idle for " + COMPILER_QUIET_MILLIS + " ms" : "") + " (reference: 1)";
         return new KernelResult("CG", problemClass, Integer.toString(na), niter, seconds, mops,
                 "          floating point", verified, detail, warmUp);
     }

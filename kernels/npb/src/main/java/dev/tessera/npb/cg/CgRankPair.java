@@ -313,6 +313,35 @@ final class CgRankPair {
         pendingBeta = beta;
     }
 
+    /**
+     * Untimed: the messages of {@code rounds} CG iterations without their arithmetic, so that
+     * the JIT compiles the message path (requests, matching, the shm device's rings) to its
+     * final tier before the timed part. Each round sends what an iteration sends, from the
+     * same buffers: the fetch of v's elements (as the first product of a solve), the partial
+     * sums with p.q, r's elements and r.r. Only receive buffers change (the other process's
+     * v elements, partial sums, r elements and r.r), and each is written by its receive
+     * before it is next read; the next product must be a fresh one ({@link #multiplyDot}
+     * with {@code fresh}, or {@link #multiply}), as at the start of every solve. {@code v} is
+     * any vector of the solver (only read). Collective over the two processes.
+     *
+     * <p>Why: each process's JVM sees half of the iterations' arithmetic but every message,
+     * and the message path's methods are called a few times per CG iteration, so after the
+     * kernel's warm-up iterations they had not reached the JIT's last tier: C1 and C2
+     * compiled them inside the timed part (class A at 2 x 1: 50-70 ms of compiler-thread CPU
+     * per process JVM in a 0.5 s timed part, both cores busy with the two ranks), each compile
+     * taking a core from a rank that the other then waited for (docs/npb.md, stop 46).
+     */
+    void warmUpMessages(double[] v, int rounds) {
+        finishResidualExchange();
+        Buffer vOut = Buffer.of(v, 0, sendLength);
+        for (int i = 0; i < rounds; i++) {
+            exchange(otherVIn, vOut, TAG_VECTOR);
+            exchange(receivedSumsIn, otherSumsOut, TAG_SUMS);
+            residualSum(0.0, v);
+            finishResidualExchange();
+        }
+    }
+
     /** Waits for the r elements {@link #residualSum} sent and received, if any. */
     private void finishResidualExchange() {
         if (residualArriving != null) {

@@ -51,6 +51,11 @@ final class CgSolver {
      * {@link CgMemberPair}'s; for comparison.
      */
     static final String CG_MEMBER_PAIR_OFF = "tessera.npb.cg.memberPair.off";
+    /**
+     * {@code -Dtessera.npb.cg.messageWarmUp.off=true}: with {@link CgRankPair}'s product, no
+     * untimed message rounds before the warm-up iterations ({@link #warmUpMessages}); for comparison.
+     */
+    static final String CG_MESSAGE_WARM_UP_OFF = "tessera.npb.cg.messageWarmUp.off";
     /** Doubles between two members' partial sums: one cache line each. */
     private static final int PAD = 8;
 
@@ -170,6 +175,20 @@ final class CgSolver {
         exchangeSendW = Buffer.of(w, grid.sendStart - 1, grid.sendLen);
         exchangeRecvQ = Buffer.of(q, 0, grid.exchRecvLength);
         exchangeRecvR = Buffer.of(r, 0, grid.exchRecvLength);
+    }
+
+    /**
+     * Untimed, at two processes with {@link CgRankPair}'s product: {@code rounds} CG
+     * iterations' messages without their arithmetic ({@link CgRankPair#warmUpMessages}); x,
+     * z, p, q, r and w are not changed. Returns the rounds run: 0 without the pair product,
+     * or with {@code -Dtessera.npb.cg.messageWarmUp.off=true}. Collective over the process row.
+     */
+    int warmUpMessages(int rounds) {
+        if (pair == null || Boolean.getBoolean(CG_MESSAGE_WARM_UP_OFF)) {
+            return 0;
+        }
+        pair.warmUpMessages(x, rounds);
+        return rounds;
     }
 
     /** Whether the product is {@link CgRankPair}'s. */

@@ -44,6 +44,43 @@ class CgWarmUpTest {
         });
     }
 
+    /**
+     * At two processes with the pair product the warm-up first runs rounds of an iteration's
+     * messages (CgRankPair.warmUpMessages); afterwards the solver still gives the cold start's
+     * zeta bit for bit on both processes, so no message of those rounds is left for the
+     * iterations to receive and the processes agree on the rounds.
+     */
+    @Test
+    void messageRoundsThenWarmUpGiveTheColdStartsIterationAtTwoProcesses() {
+        double[][] zetas = new double[2][4];
+        int[] rounds = new int[2];
+        SmpJob.run(2, new String[] {"--threads", "1"}, Duration.ofSeconds(100), session -> {
+            int me = session.world().rank();
+            int na = CgKernel.NA[0];
+            double shift = CgKernel.SHIFT[0];
+            CgGrid grid = new CgGrid(me, 2, na);
+            CgMatrix matrix = CgMatrix.generate(na, CgKernel.NONZER[0], CgKernel.RCOND, shift, grid,
+                    Randlc.multiply(CgKernel.TRAN, CgKernel.AMULT));
+
+            CgSolver cold = new CgSolver(session.world(), session.team(), grid, matrix, na / grid.nprows);
+            assertTrue(cold.pairProduct(), "2 x 1 takes the pair product");
+            cold.resetX();
+            zetas[me][0] = cold.iterate(shift);
+            zetas[me][1] = cold.iterate(shift);
+
+            CgSolver warm = new CgSolver(session.world(), session.team(), grid, matrix, na / grid.nprows);
+            rounds[me] = CgKernel.warmUp(warm, shift, CgKernel.WARM_UP_ITERATIONS[0]);
+            zetas[me][2] = warm.iterate(shift);
+            zetas[me][3] = warm.iterate(shift);
+        });
+        for (int me = 0; me < 2; me++) {
+            assertEquals(CgKernel.MESSAGE_WARM_UP_ROUNDS, rounds[me], "message rounds on process " + me);
+            assertEquals(zetas[me][0], zetas[me][2], 0.0, "process " + me + ": first iteration after the warm-up");
+            assertEquals(zetas[me][1], zetas[me][3], 0.0, "process " + me + ": second iteration after the warm-up");
+        }
+        assertEquals(zetas[0][0], zetas[1][0], 0.0, "the same zeta on both processes");
+    }
+
     @Test
     void theReportNamesTheWarmUpIterations() {
         AtomicReference<KernelResult> result = new AtomicReference<>();
