@@ -56,6 +56,14 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
     }
 
     /**
+     * Rounds of {@link MgOperators#warmTeam} after the untimed V-cycles (at two or more threads
+     * per rank; {@code -Dtessera.npb.mg.teamWarmRounds}, 0: none): 1000 rounds are 6000 team
+     * regions on 16^3 blocks, some tens of milliseconds, so that the team's dispatch path is
+     * compiled before the timer (docs/npb.md, stop 46).
+     */
+    static final int TEAM_WARM_ROUNDS = Integer.getInteger("tessera.npb.mg.teamWarmRounds", 1000);
+
+    /**
      * How a rank works on the hierarchy; none of it changes a bit of the result.
      *
      * @param serialSide levels of at most this many points a side (32: 32^3 and below) are
@@ -231,6 +239,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             s.vcycle();
             s.resid(lt);
         }
+        s.ops.warmTeam(TEAM_WARM_ROUNDS, MgProblem.OPERATOR, p.smoother());
         s.initialise();
         grid.barrier();
 
