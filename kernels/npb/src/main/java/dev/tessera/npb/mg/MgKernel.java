@@ -56,12 +56,15 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
     }
 
     /**
-     * Rounds of {@link MgOperators#warmTeam} after the untimed V-cycles (at two or more threads
-     * per rank; {@code -Dtessera.npb.mg.teamWarmRounds}, 0: none): 1000 rounds are 6000 team
-     * regions on 16^3 blocks, some tens of milliseconds, so that the team's dispatch path is
-     * compiled before the timer (docs/npb.md, stop 46).
+     * Rounds of {@link MgOperators#warmTeam} after the untimed V-cycles, at two or more threads
+     * per rank ({@code -Dtessera.npb.mg.teamWarmRounds=N}, 0: none); 300 by default (1800 team
+     * regions on 16^3 blocks, a few ms): the team's dispatch path reaches C1 before the timer.
+     * Class A at 1 x 2, the same build, 8 alternating rounds: median 8686 Mop/s against 8207
+     * with 0, ahead in 7 of 8. 1000 rounds were slower than none (4 of 4 rounds, 6792 against
+     * 7402): they also brought {@code residPlanes} and {@code psinvPlanes} to C2 inside the timed
+     * part (docs/npb.md, stop 46).
      */
-    static final int TEAM_WARM_ROUNDS = Integer.getInteger("tessera.npb.mg.teamWarmRounds", 1000);
+    static final int TEAM_WARM_ROUNDS = Integer.getInteger("tessera.npb.mg.teamWarmRounds", 300);
 
     /**
      * How a rank works on the hierarchy; none of it changes a bit of the result.

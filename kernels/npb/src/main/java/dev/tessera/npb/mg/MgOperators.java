@@ -101,6 +101,7 @@ final class MgOperators {
      * at the join (docs/npb.md, stop 46). The blocks are split over the members whatever
      * {@link #serialPoints} says (a rank that works its coarse levels serially still splits its
      * finest). Touches nothing but its own scratch arrays: every later result is the same bits.
+     * {@link MgKernel#TEAM_WARM_ROUNDS} says how many rounds the kernel runs.
      */
     long warmTeam(int rounds, double[] a, double[] c) {
         if (team.size() == 1 || rounds <= 0) {
