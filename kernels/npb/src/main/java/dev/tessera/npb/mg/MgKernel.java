@@ -60,6 +60,17 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
     }
 
     /**
+     * Rounds of {@link MgOperators#warmTeam} after the untimed V-cycles, at two or more threads
+     * per rank ({@code -Dtessera.npb.mg.teamWarmRounds=N}, 0: none); 300 by default (1800 team
+     * regions on 16^3 blocks, a few ms): the team's dispatch path reaches C1 before the timer.
+     * Class A at 1 x 2, the same build, 8 alternating rounds: median 8686 Mop/s against 8207
+     * with 0, ahead in 7 of 8. 1000 rounds were slower than none (4 of 4 rounds, 6792 against
+     * 7402): they also brought {@code residPlanes} and {@code psinvPlanes} to C2 inside the timed
+     * part (docs/npb.md, stop 46).
+     */
+    static final int TEAM_WARM_ROUNDS = Integer.getInteger("tessera.npb.mg.teamWarmRounds", 300);
+
+    /**
      * How a rank works on the hierarchy; none of it changes a bit of the result.
      *
      * @param serialSide levels of at most this many points a side (32: 32^3 and below) are
@@ -308,6 +319,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             s.vcycle();
             s.resid(lt);
         }
+        s.ops.warmTeam(TEAM_WARM_ROUNDS, MgProblem.OPERATOR, p.smoother());
         int exchanges = s.warmUpExchanges(exchangeWarmUp >= 0 ? exchangeWarmUp : exchangeWarmUpFromProperty());
         s.initialise();
         boolean quiet = np > 1 && compilerQuietFromProperty();

@@ -50,6 +50,8 @@ final class MgOperators {
     private final int serialPoints;
     /** resid and psinv in {@link MgVectorKernels}' form (only where {@link MgVector#available()}). */
     private final boolean vector;
+    /** Team regions started by this object's operators so far (counted by the calling thread). */
+    private long regions;
 
     /** Scalar operators over {@code team}, every block split over its members. */
     MgOperators(Team team) {
@@ -77,6 +79,55 @@ final class MgOperators {
     /** Whether resid and psinv run in their vector form. */
     boolean vector() {
         return vector;
+    }
+
+    /** Team regions per round of {@link #warmTeam}: resid, psinv, rprj3, interp (zeroing, then adding), the norm. */
+    static final int WARM_REGIONS_PER_ROUND = 6;
+
+    /** Team regions this object's operators have started (a block worked on serially starts none). */
+    long regions() {
+        return regions;
+    }
+
+    /**
+     * Runs every operator's team region {@code rounds} times on scratch blocks of 16^3 and 8^3
+     * interior points (lines of 18 doubles: the same length modulo 8 lanes as class A's 258),
+     * with a team of two or more members, and returns the number of team regions it ran (0 with
+     * one member). Why: a V-cycle starts about 30 team regions, so the six untimed V-cycles call
+     * the team's dispatch path (the members' lambdas, the plane loops {@code residPlanes} and
+     * its kind, {@code Team.run}, the barrier) about 200 times, and C1 compiled it only inside
+     * the timed part (class A at 1 x 2, -Xlog:jit+compilation: about 35 compilations after the
+     * timer started), its compiler thread taking a core from one member while the other waited
+     * at the join (docs/npb.md, stop 46). The blocks are split over the members whatever
+     * {@link #serialPoints} says (a rank that works its coarse levels serially still splits its
+     * finest). Touches nothing but its own scratch arrays: every later result is the same bits.
+     * {@link MgKernel#TEAM_WARM_ROUNDS} says how many rounds the kernel runs.
+     */
+    long warmTeam(int rounds, double[] a, double[] c) {
+        if (team.size() == 1 || rounds <= 0) {
+            return 0;
+        }
+        MgOperators split = new MgOperators(team, 0, vector);
+        int m = 18;
+        int mc = 10;
+        double[] u = new double[m * m * m];
+        double[] v = new double[m * m * m];
+        double[] r = new double[m * m * m];
+        double[] coarse = new double[mc * mc * mc];
+        double[] fine = new double[m * m * m];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = ((i * 37) % 11 - 5) * 0.125;
+        }
+        for (int w = 0; w < rounds; w++) {
+            java.util.Arrays.fill(u, 0.0);
+            split.resid(u, v, r, m, m, m, a, 3);
+            split.psinv(r, u, m, m, m, c, 3);
+            split.restrict(r, m, m, m, coarse, mc, mc, mc, 3);
+            split.zeroInterpolate(coarse, mc, mc, mc, fine, m, m, m);
+            split.interpolate(coarse, mc, mc, mc, fine, m, m, m);
+            split.localNorms(r, m, m, m);
+        }
+        return split.regions;
     }
 
     /** Whether a block of {@code points} doubles is worked on by the caller alone. */
@@ -143,6 +194,7 @@ final class MgOperators {
             return;
         }
         boolean vec = vector;
+        regions++;
         team.region(ctx -> {
             ctx.parallelForRange(first, end, Schedule.STATIC, (from, to) ->
                     residPlanes(u, v, r, from, to, m1, m2, m3, plane, a0, a2, a3, ghostAxes, vec));
@@ -296,6 +348,7 @@ final class MgOperators {
             return;
         }
         boolean vec = vector;
+        regions++;
         team.region(ctx -> {
             ctx.parallelForRange(first, end, Schedule.STATIC, (from, to) ->
                     psinvPlanes(r, u, from, to, m1, m2, m3, plane, c0, c1, c2, ghostAxes, vec));
@@ -447,6 +500,7 @@ final class MgOperators {
             restrictPlanes(r, first, end, k1, k2, plane, s, j1, j2, j3, ghostAxes);
             return;
         }
+        regions++;
         team.region(ctx -> {
             ctx.parallelForRange(first, end, Schedule.STATIC, (from, to) ->
                     restrictPlanes(r, from, to, k1, k2, plane, s, j1, j2, j3, ghostAxes));
@@ -542,6 +596,7 @@ final class MgOperators {
             }
             return;
         }
+        regions++;
         team.region(ctx -> {
             ctx.parallelForRange(0, mm3 - 1, Schedule.STATIC, (from, to) -> {
                 for (int c3 = from; c3 < to; c3++) {
@@ -643,6 +698,7 @@ final class MgOperators {
         }
         int chunk = 1 << 16;
         int chunks = (x.length + chunk - 1) / chunk;
+        regions++;
         team.parallelForRange(0, chunks, Schedule.STATIC, (from, to) ->
                 java.util.Arrays.fill(x, from * chunk, Math.min(x.length, to * chunk), 0.0));
     }
@@ -653,6 +709,7 @@ final class MgOperators {
      */
     double[] localNorms(double[] x, int m1, int m2, int m3) {
         double[][] partial = new double[team.size()][2];
+        regions++;
         team.region(ctx -> {
             double[] mine = partial[ctx.id()];
             ctx.parallelForRange(1, m3 - 1, Schedule.STATIC, (from, to) -> {

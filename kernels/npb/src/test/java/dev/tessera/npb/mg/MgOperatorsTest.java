@@ -1,6 +1,7 @@
 package dev.tessera.npb.mg;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tessera.task.Team;
 import java.util.Random;
@@ -128,6 +129,37 @@ class MgOperatorsTest {
             got = new MgOperators(team).localNorms(x, m1, m2, m3);
         }
         assertArrayEquals(new double[] {Double.NaN, Double.NaN}, got, 0.0, "a NaN is kept, as Math.max keeps it");
+    }
+
+    @ParameterizedTest(name = "warmTeam with {0} members and serialPoints {1} runs {2} team regions per round, and no later result changes")
+    @CsvSource({"2, 0, 6", "2, 100000, 6", "3, 0, 6", "1, 0, 0"})
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void warmTeamSplitsItsBlocksAndLeavesResultsAlone(int members, int serialPoints, int perRound) {
+        int m1 = 34;
+        int m2 = 34;
+        int m3 = 10;
+        double[] u = random(m1 * m2 * m3, 11);
+        double[] v = random(m1 * m2 * m3, 12);
+        try (Team team = Team.create(members)) {
+            double[] cold = new double[m1 * m2 * m3];
+            MgOperators fresh = new MgOperators(team, serialPoints, true);
+            fresh.resid(u, v, cold, m1, m2, m3, MgProblem.OPERATOR);
+            double[] coldU = u.clone();
+            fresh.psinv(cold, coldU, m1, m2, m3, SMOOTHER);
+
+            MgOperators ops = new MgOperators(team, serialPoints, true);
+            // Even where the operators would work blocks of this size serially (serialPoints
+            // 100000), the warm-up splits its own blocks over the members.
+            assertEquals(7L * perRound, ops.warmTeam(7, MgProblem.OPERATOR, SMOOTHER));
+            assertEquals(0L, ops.warmTeam(0, MgProblem.OPERATOR, SMOOTHER));
+            assertEquals(0L, ops.regions(), "the warm-up's regions are its own, not the operators'");
+            double[] warm = new double[m1 * m2 * m3];
+            ops.resid(u, v, warm, m1, m2, m3, MgProblem.OPERATOR);
+            double[] warmU = u.clone();
+            ops.psinv(warm, warmU, m1, m2, m3, SMOOTHER);
+            assertArrayEquals(cold, warm, 0.0);
+            assertArrayEquals(coldU, warmU, 0.0);
+        }
     }
 
     private static double[] random(int n, long seed) {
