@@ -218,11 +218,15 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
     }
 
     /**
-     * The report's WARM-UP line, with the untimed ghost exchanges of {@link Solver#warmUpExchanges} if any
-     * and the wait for the JIT ({@link #awaitCompilers}) if it ran.
+     * The report's WARM-UP line, with the team regions of {@link MgOperators#warmTeam} and the untimed
+     * ghost exchanges of {@link Solver#warmUpExchanges} if any, and the wait for the JIT
+     * ({@link #awaitCompilers}) if it ran.
      */
-    static String warmUpText(int cycles, int exchanges, boolean compilerQuiet) {
+    static String warmUpText(int cycles, long teamRegions, int exchanges, boolean compilerQuiet) {
         String text = warmUpText(cycles);
+        if (teamRegions > 0) {
+            text += "; " + teamRegions + " team regions on scratch blocks untimed";
+        }
         if (exchanges > 0) {
             text += "; " + exchanges + " ghost exchanges untimed";
         }
@@ -319,7 +323,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
             s.vcycle();
             s.resid(lt);
         }
-        s.ops.warmTeam(TEAM_WARM_ROUNDS, MgProblem.OPERATOR, p.smoother());
+        long teamRegions = s.ops.warmTeam(TEAM_WARM_ROUNDS, MgProblem.OPERATOR, p.smoother());
         int exchanges = s.warmUpExchanges(exchangeWarmUp >= 0 ? exchangeWarmUp : exchangeWarmUpFromProperty());
         s.initialise();
         boolean quiet = np > 1 && compilerQuietFromProperty();
@@ -349,7 +353,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
                 rnm2, p.verifyValue(), err, MgVector.describe(s.ops.vector()));
         double mops = seconds > 0 ? 1e-6 * p.operations() / seconds : 0.0;
         return new KernelResult("MG", p.problemClass(), p.n() + "x" + p.n() + "x" + p.n(), p.iterations(), seconds,
-                mops, "floating point", verified, detail, warmUpText(cycles, exchanges, quiet));
+                mops, "floating point", verified, detail, warmUpText(cycles, teamRegions, exchanges, quiet));
     }
 
     /** One rank's hierarchy and the V-cycle (MG/mg.f mg3P) over it. */

@@ -38,10 +38,12 @@ class MgWarmUpTest {
         assertEquals(asReference.verificationDetail(), warm.verificationDetail());
         // with two or more ranks, the message warm-up and the wait for the JIT; class S splits only its
         // finest level (32^3) over the ranks: one exchange of it per round
+        // with two or more threads, the team's warm-up first (300 rounds of 6 regions)
         String wait = ranks > 1 ? JIT_WAIT : "";
         String exchanges = ranks > 1 ? "; 256 ghost exchanges untimed" : "";
-        assertEquals("1 V-cycle untimed, then initialised again (as the reference)" + wait, asReference.warmUp());
-        assertEquals("6 V-cycles untimed, then initialised again (reference: 1)" + exchanges + wait, warm.warmUp());
+        String team = threads > 1 ? "; " + 6 * MgKernel.TEAM_WARM_ROUNDS + " team regions on scratch blocks untimed" : "";
+        assertEquals("1 V-cycle untimed, then initialised again (as the reference)" + team + wait, asReference.warmUp());
+        assertEquals("6 V-cycles untimed, then initialised again (reference: 1)" + team + exchanges + wait, warm.warmUp());
     }
 
     @Test
@@ -67,9 +69,11 @@ class MgWarmUpTest {
     @Test
     @Timeout(10)
     void theWarmUpTextNamesWhatRan() {
-        assertEquals("6 V-cycles untimed, then initialised again (reference: 1)", MgKernel.warmUpText(6, 0, false));
+        assertEquals("6 V-cycles untimed, then initialised again (reference: 1)", MgKernel.warmUpText(6, 0, 0, false));
         assertEquals("2 V-cycles untimed, then initialised again (reference: 1); 5313 ghost exchanges untimed"
-                + JIT_WAIT, MgKernel.warmUpText(2, 5313, true));
+                + JIT_WAIT, MgKernel.warmUpText(2, 0, 5313, true));
+        assertEquals("6 V-cycles untimed, then initialised again (reference: 1); 1800 team regions on scratch blocks untimed",
+                MgKernel.warmUpText(6, 1800, 0, false));
     }
 
     @Test
