@@ -53,7 +53,8 @@ final class CgSolver {
     static final String CG_MEMBER_PAIR_OFF = "tessera.npb.cg.memberPair.off";
     /**
      * {@code -Dtessera.npb.cg.messageWarmUp.off=true}: with {@link CgRankPair}'s product, no
-     * untimed message rounds before the warm-up iterations ({@link #warmUpMessages}); for comparison.
+     * untimed message rounds after the warm-up iterations ({@link #warmUpMessages}) and no wait for
+     * the JIT before the timer; for comparison.
      */
     static final String CG_MESSAGE_WARM_UP_OFF = "tessera.npb.cg.messageWarmUp.off";
     /** Doubles between two members' partial sums: one cache line each. */
