@@ -89,9 +89,38 @@ public final class MpiLibrary {
     private final MethodHandle libraryVersion;
     private final MethodHandle libraryPath;
 
+    /**
+     * UCX (under MPICH's ch4:ucx, and Open MPI's pml ucx) installs handlers for SIGSEGV,
+     * SIGBUS and others when libucs is loaded, that is when the shim and its MPI library
+     * are, before MPI_Init. The JVM uses SIGSEGV for null checks and safepoint polls: with
+     * UCX's handler in front (a plain {@code mpirun java ...} without libjsig preloaded)
+     * the first such fault killed the rank. So an empty {@code UCX_ERROR_SIGNALS} is put in
+     * this process's environment, unless the user set one, before the library loads.
+     * (Open MPI's own handlers are read at MPI_Init: the shim turns those off.)
+     */
+    static void keepFabricOffTheJvmsSignals() {
+        Linker linker = Linker.nativeLinker();
+        MethodHandle setenv = linker.defaultLookup().find("setenv")
+                .map(f -> linker.downcallHandle(f, FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS, ValueLayout.JAVA_INT)))
+                .orElse(null);
+        if (setenv == null) {
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            int ignored = (int) setenv.invokeExact(arena.allocateFrom(UCX_ERROR_SIGNALS), arena.allocateFrom(""), 0);
+        } catch (Throwable e) {
+            throw new IllegalStateException("setenv(" + UCX_ERROR_SIGNALS + ") failed", e);
+        }
+    }
+
+    /** UCX's list of signals it treats as errors (its handlers); empty: none. */
+    static final String UCX_ERROR_SIGNALS = "UCX_ERROR_SIGNALS";
+
     private MpiLibrary(Path shimPath, String mpicc) {
         this.shimPath = shimPath;
         this.mpicc = mpicc;
+        keepFabricOffTheJvmsSignals();
         SymbolLookup lookup = SymbolLookup.libraryLookup(shimPath, Arena.global());
         Linker linker = Linker.nativeLinker();
         Binder b = new Binder(lookup, linker);

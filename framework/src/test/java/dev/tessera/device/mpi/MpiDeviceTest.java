@@ -54,7 +54,24 @@ class MpiDeviceTest {
      */
     @Test
     void nullPointerExceptionsAfterMpiInitStayExceptions() {
-        MPI.run(2, world -> {
+        throwNullPointersAfterInit(MPI);
+    }
+
+    /**
+     * MPICH over UCX: libucs installs its own SIGSEGV handler when the library is loaded
+     * (before MPI_Init), so a JVM started by a plain mpirun, without libjsig preloaded,
+     * crashed at the first null check or safepoint poll that faulted (seen in CI as
+     * "Caught signal 11 ... ucs_handle_error"). The device asks UCX for no error
+     * signals before it loads the library.
+     */
+    @Test
+    void nullPointerExceptionsAfterMpichInitStayExceptions() {
+        assumeTrue(MpirunJobRunner.mpichAvailable(), "mpirun.mpich and mpicc.mpich on PATH");
+        throwNullPointersAfterInit(MpirunJobRunner.mpich());
+    }
+
+    private static void throwNullPointersAfterInit(MpirunJobRunner runner) {
+        runner.run(2, world -> {
             int caught = 0;
             for (int i = 0; i < 200_000; i++) {
                 try {
