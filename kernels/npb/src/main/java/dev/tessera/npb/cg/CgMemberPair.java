@@ -197,7 +197,7 @@ final class CgMemberPair {
             double s1 = 0.0;
             int e = rowstr[r - lo];
             int end = rowstr[r - lo + 1];
-            for (; e + 1 < end; e += 2) {
+            for (int last = end - 1; e < last; e += 2) {
                 int c0 = colidx[e];
                 int c1 = colidx[e + 1];
                 double a0 = a[e];
@@ -225,7 +225,7 @@ final class CgMemberPair {
             double s1 = 0.0;
             int e = rowstr[t];
             int end = rowstr[t + 1];
-            for (; e + 1 < end; e += 2) {
+            for (int last = end - 1; e < last; e += 2) {
                 int c0 = colidx[e];
                 int c1 = colidx[e + 1];
                 double a0 = a[e];

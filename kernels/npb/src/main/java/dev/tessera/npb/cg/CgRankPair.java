@@ -396,7 +396,7 @@ final class CgRankPair {
             double s1 = 0.0;
             int k = rowstr[t];
             int end = rowstr[t + 1];
-            for (; k + 1 < end; k += 2) {
+            for (int last = end - 1; k < last; k += 2) {
                 int c0 = colidx[k];
                 int c1 = colidx[k + 1];
                 double a0 = a[k];
