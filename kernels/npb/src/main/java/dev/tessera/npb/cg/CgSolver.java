@@ -57,12 +57,6 @@ final class CgSolver {
      * the JIT before the timer; for comparison.
      */
     static final String CG_MESSAGE_WARM_UP_OFF = "tessera.npb.cg.messageWarmUp.off";
-    /**
-     * {@code -Dtessera.npb.cg.fusedDot.off=true}: at one process of one member, the product and p.q
-     * as two passes ({@link CgUpperHalf#multiply} and then the dot product) instead of
-     * {@link CgUpperHalf#multiplyDot}; the same bits either way; for comparison.
-     */
-    static final String CG_FUSED_DOT_OFF = "tessera.npb.cg.fusedDot.off";
     /** Doubles between two members' partial sums: one cache line each. */
     private static final int PAD = 8;
 
@@ -83,11 +77,6 @@ final class CgSolver {
     private final CgRankPair pair;
     /** With {@link #pair}: whether its exchanges are folded into the dot products ({@link CgRankPair#multiplyDot}). */
     private final boolean folded;
-    /**
-     * One process of one member: the whole matrix is {@link #half}, and p.q is summed inside the
-     * product ({@link CgUpperHalf#multiplyDot}).
-     */
-    private final boolean fusedDot;
     /** At one process of two members: the product split as between two processes, or null. */
     private final CgMemberPair memberPair;
     /** With {@link #half} and several members: member m's share of the half's product, rows halfRows[m] on. */
@@ -151,8 +140,6 @@ final class CgSolver {
         this.memberPair = half != null && half.n == rows && half.n == cols && grid.l2npcols == 0
                 && team.size() == 2 && !Boolean.getBoolean(CG_MEMBER_PAIR_OFF)
                 ? CgMemberPair.of(half, block(cols, 1, 2)) : null;
-        this.fusedDot = half != null && half.n == rows && half.n == cols && grid.l2npcols == 0 && pair == null
-                && team.size() == 1 && !Boolean.getBoolean(CG_FUSED_DOT_OFF);
         if (half != null) {
             this.halfRows = half.balancedRows(team.size());
             this.accumulators = new double[team.size() > 1 && memberPair == null ? team.size() : 0][];
@@ -208,11 +195,6 @@ final class CgSolver {
     /** Whether the product is {@link CgRankPair}'s. */
     boolean pairProduct() {
         return pair != null;
-    }
-
-    /** Whether p.q is summed inside the product ({@link CgUpperHalf#multiplyDot}: one process, one member). */
-    boolean fusedDot() {
-        return fusedDot;
     }
 
     /** Whether the product is {@link CgMemberPair}'s. */
@@ -290,17 +272,6 @@ final class CgSolver {
                 double beta = rho / rho0;
                 updateP(p, r, beta, c0, c1);
                 pair.advanceDirection(beta);
-                continue;
-            }
-            if (fusedDot) {
-                // One process, one member: q = A.p and p.q in one pass over the matrix (the same bits as
-                // the product followed by the dot product); nothing to reduce or wait for.
-                double d = half.multiplyDot(p, q);
-                double alpha = rho / d;
-                double rho0 = rho;
-                rho = updateZR(z, r, p, q, alpha, c0, c1);
-                double beta = rho / rho0;
-                updateP(p, r, beta, c0, c1);
                 continue;
             }
             // q = A.p: local product into w, then row reduction and transpose into q.

@@ -161,50 +161,6 @@ final class CgUpperHalf {
         return bounds;
     }
 
-    /**
-     * out[0 .. n) = S v, the whole product, and returns v . out, the sum of v[r] out[r] in row
-     * order. Row r's element of the result is complete once row r is done (the rows before
-     * it have added their contributions to it, and no later row writes it), so the dot
-     * product is summed inside the product, row by row, instead of in a second pass over
-     * both vectors. Both are the same doubles, bit for bit, as {@link #multiply} with
-     * from = 0 and to = n followed by the sum of v[r] out[r] for r = 0 .. n-1.
-     */
-    double multiplyDot(double[] v, double[] out) {
-        int[] rowstr = this.rowstr;
-        int[] colidx = this.colidx;
-        double[] a = this.a;
-        double[] diagonal = this.diagonal;
-        int n = this.n;
-        Arrays.fill(out, 0, n, 0.0);
-        double dot = 0.0;
-        for (int r = 0; r < n; r++) {
-            double vr = v[r];
-            double s0 = diagonal[r] * vr;
-            double s1 = 0.0;
-            int k = rowstr[r];
-            int end = rowstr[r + 1];
-            for (int last = end - 1; k < last; k += 2) {
-                int c0 = colidx[k];
-                int c1 = colidx[k + 1];
-                double a0 = a[k];
-                double a1 = a[k + 1];
-                s0 += a0 * v[c0];
-                s1 += a1 * v[c1];
-                out[c0] += a0 * vr;
-                out[c1] += a1 * vr;
-            }
-            if (k < end) {
-                int c0 = colidx[k];
-                s0 += a[k] * v[c0];
-                out[c0] += a[k] * vr;
-            }
-            double y = out[r] + (s0 + s1);
-            out[r] = y;
-            dot += vr * y;
-        }
-        return dot;
-    }
-
     /** {@link #multiply(double[], double[], int, int, int)} with no offset. */
     void multiply(double[] v, double[] acc, int from, int to) {
         multiply(v, acc, 0, from, to);
