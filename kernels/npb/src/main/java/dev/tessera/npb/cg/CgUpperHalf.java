@@ -25,7 +25,7 @@ import java.util.Arrays;
  * <p>The unrolled loops over a row's elements (here and in {@link CgMemberPair},
  * {@link CgRankPair} and the solver's compressed rows) are bounded as {@code k < last} with
  * {@code last = end - 1}, not as {@code k + 1 < end}: the same iterations and the same
- * arithmetic, but measured 3-16 % faster per product in class A at one thread (stop 47,
+ * arithmetic, but measured 7-15 % less time per product in class A at one thread (stop 47,
  * docs/npb.md), the old form's speed also varying more between JVMs.
  */
 final class CgUpperHalf {
