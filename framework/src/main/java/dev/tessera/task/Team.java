@@ -58,25 +58,9 @@ public final class Team implements AutoCloseable {
     private TeamBarrier barrier;
     private Consumer<TeamContext> job;
     private ForkJoinPool pool;
-    /** Member m's CPU when pinned ({@link TeamPinning}); empty when the team is not pinned. */
-    private final int[] pinPlan;
-    /** The CPU each member was bound to, -1 where it was not (yet, or the system refused). */
-    private final java.util.concurrent.atomic.AtomicIntegerArray pinned;
-    /** The thread that ran the first construct, pinned as member 0, and the CPUs it had before. */
-    private Thread pinnedCaller;
-    private int[] callerCpus = new int[0];
 
     private Team(int size) {
-        this(size, false);
-    }
-
-    private Team(int size, boolean pin) {
         this.size = size;
-        this.pinPlan = pin ? TeamPinning.plan(TeamPinning.allowedCpus(), size) : new int[0];
-        this.pinned = new java.util.concurrent.atomic.AtomicIntegerArray(size);
-        for (int m = 0; m < size; m++) {
-            pinned.set(m, -1);
-        }
         this.members = new TeamContext[size];
         this.partials = new double[size];
         for (int m = 0; m < size; m++) {
@@ -90,35 +74,12 @@ public final class Team implements AutoCloseable {
         }
     }
 
-    /**
-     * A team of {@code threads} members (the caller and threads - 1 workers). With
-     * {@code -Dtessera.team.pin=true} (or TESSERA_TEAM_PIN=true) each member is bound to a CPU of
-     * its own out of the creating thread's allowed set, where that set has enough of them
-     * ({@link TeamPinning}); a value other than true or false is refused here.
-     */
+    /** A team of {@code threads} members (the caller and threads - 1 workers). */
     public static Team create(int threads) {
-        return create(threads, TeamPinning.requested());
-    }
-
-    /** A team of {@code threads} members, pinned one CPU each if {@code pin} and the allowed CPUs suffice. */
-    static Team create(int threads, boolean pin) {
         if (threads < 1) {
             throw new IllegalArgumentException("a team needs at least 1 thread, got " + threads);
         }
-        return new Team(threads, pin);
-    }
-
-    /**
-     * The CPU each member is bound to (index = member id), -1 for a member that is not: all -1
-     * unless pinning was asked for and the creating thread's allowed CPUs were at least the
-     * members. Member 0 is bound when it runs its first construct, the workers when they start.
-     */
-    int[] pinnedCpus() {
-        int[] cpus = new int[size];
-        for (int m = 0; m < size; m++) {
-            cpus[m] = pinned.get(m);
-        }
-        return cpus;
+        return new Team(threads);
     }
 
     /** Number of members, the calling thread included. */
@@ -348,9 +309,6 @@ public final class Team implements AutoCloseable {
         }
         dispatch.lock();
         try {
-            if (pinPlan.length > 0 && pinnedCaller == null) {
-                pinCaller();
-            }
             prepare(body);
             runningCaller = Thread.currentThread();
             epoch = epoch + 1;
@@ -367,15 +325,6 @@ public final class Team implements AutoCloseable {
             dispatch.unlock();
         }
         rethrowFailure();
-    }
-
-    /** Binds the thread running the first construct, as member 0, to its CPU (under the dispatch lock). */
-    private void pinCaller() {
-        pinnedCaller = Thread.currentThread();
-        callerCpus = TeamPinning.allowedCpus();
-        if (TeamPinning.bindCurrentThread(pinPlan[0])) {
-            pinned.set(0, pinPlan[0]);
-        }
     }
 
     private void prepare(Consumer<TeamContext> body) {
@@ -445,10 +394,6 @@ public final class Team implements AutoCloseable {
             if (pool != null) {
                 pool.shutdownNow();
             }
-            // the caller pinned as member 0 gets its CPUs back, if it is the one closing the team
-            if (pinnedCaller == Thread.currentThread() && pinned.get(0) >= 0 && callerCpus.length > 0) {
-                TeamPinning.bindCurrentThread(callerCpus);
-            }
         }
         for (Worker w : workers) {
             LockSupport.unpark(w);
@@ -472,9 +417,6 @@ public final class Team implements AutoCloseable {
 
         @Override
         public void run() {
-            if (pinPlan.length > 0 && TeamPinning.bindCurrentThread(pinPlan[id])) {
-                pinned.set(id, pinPlan[id]);
-            }
             long seen = 0;
             while (true) {
                 int idle = 0;
