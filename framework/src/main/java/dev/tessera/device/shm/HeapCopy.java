@@ -35,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * <p>{@code -Dtessera.shm.heapSingleCopy=true|false} or {@code TESSERA_SHM_HEAP_SINGLE_COPY=1|0}
  * (the property wins; default on); used only where single copy for native memory is on
  * ({@link SingleCopy#requested()}), from {@link #MIN_BYTES} to {@link #MAX_BYTES}, with spinning
- * waits (not where a rank may sleep on its doorbell), and between ranks in different processes.
+ * waits (not where a rank may sleep on its doorbell, as ranks that outnumber the cores do by
+ * default), between ranks in different processes, one message per ordered pair of ranks at a
+ * time (the pair has one slot; others take the ring meanwhile).
  * Without a working C compiler ({@code -Dtessera.shm.cc}, default {@code cc}) heap arrays take
  * the ring as before.
  */
@@ -44,11 +46,14 @@ final class HeapCopy {
     /** Smallest heap message sent by single copy ({@code tessera.shm.heapSingleCopyMin}). */
     static final long MIN_BYTES = Long.getLong("tessera.shm.heapSingleCopyMin", 16 * 1024);
     /**
-     * Largest ({@code tessera.shm.heapSingleCopyMax}, default 16 MiB): the sender's thread stays
-     * in the critical call while the receiver reads, about 0.1 ms per MiB on the Intel Xeon VM,
-     * and every other thread of its JVM that reaches a safepoint waits that long.
+     * Largest ({@code tessera.shm.heapSingleCopyMax}, default 2 MiB). The sender's thread stays in
+     * the critical call while the receiver reads, about 0.1 ms per MiB on the Intel Xeon VM, and
+     * every other thread of its JVM that reaches a safepoint waits that long. On that VM a 4 MiB
+     * ping-pong took 398-470 us by single copy and 353-375 us through the ring, whose two copies
+     * run on both cores at once once the message no longer fits the 2 MiB L2 (3 alternating
+     * rounds, docs/performance.md, stop 47).
      */
-    static final long MAX_BYTES = Long.getLong("tessera.shm.heapSingleCopyMax", 16L << 20);
+    static final long MAX_BYTES = Long.getLong("tessera.shm.heapSingleCopyMax", 2L << 20);
     /** Longest wait of the sender inside the helper before the receiver starts reading. */
     static final long OFFER_NANOS = Long.getLong("tessera.shm.heapOfferMicros", 50) * 1000L;
 
