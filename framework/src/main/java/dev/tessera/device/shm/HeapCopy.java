@@ -56,6 +56,13 @@ final class HeapCopy {
     static final long MAX_BYTES = Long.getLong("tessera.shm.heapSingleCopyMax", 2L << 20);
     /** Longest wait of the sender inside the helper before the receiver starts reading. */
     static final long OFFER_NANOS = Long.getLong("tessera.shm.heapOfferMicros", 50) * 1000L;
+    /**
+     * Longest wait inside the helper of a sender that offers before the receiver has matched
+     * (POSTED: the receiver then reads at its match, one hand-over less), at most
+     * {@link #PRE_OFFERS} times per message ({@code tessera.shm.heapPreOfferMicros}, 0: never).
+     */
+    static final long PRE_OFFER_NANOS = Long.getLong("tessera.shm.heapPreOfferMicros", 5) * 1000L;
+    static final int PRE_OFFERS = 4;
 
     static final int IDLE = 0;
     static final int POSTED = 1;
@@ -157,10 +164,10 @@ final class HeapCopy {
      * serves the message offered in {@code in} (may be {@link MemorySegment#NULL}) into {@code dst}.
      * Returns the helper's result bits.
      */
-    static int offer(MemorySegment slot, MemorySegment src, long peerPid, MemorySegment in, long inPid,
+    static int offer(MemorySegment slot, MemorySegment src, long peerPid, long spinNanos, MemorySegment in, long inPid,
                      MemorySegment dst, long m) {
         try {
-            return (int) Helper.OFFER.invokeExact(slot, src, src.byteSize(), (int) peerPid, OFFER_NANOS, in, (int) inPid,
+            return (int) Helper.OFFER.invokeExact(slot, src, src.byteSize(), (int) peerPid, spinNanos, in, (int) inPid,
                     dst, m);
         } catch (Throwable t) {
             throw new IllegalStateException("shm heap single copy: the helper failed", t);

@@ -353,6 +353,8 @@ public final class ShmDevice extends MatchingDevice {
         boolean acked;
         /** A SINGLE message from a heap array: the receiver reads it while the sender offers it ({@link HeapCopy}). */
         boolean heap;
+        /** Offers made before the receiver matched ({@link HeapCopy#PRE_OFFERS} at most). */
+        int preOffers;
 
         Outgoing(MemorySegment payload, int kind, int tag, int context, int typeCode, int id, boolean sync,
                  DeviceRequest request) {
@@ -1200,7 +1202,8 @@ public final class ShmDevice extends MatchingDevice {
                 return;
             }
             heapIn.set(peer, new HeapRead(this, receive, n));
-            ShmLayout.setIntRelease(inSlot[peer], HeapCopy.S_STATE, HeapCopy.READY);
+            // READY, unless the sender offers already (OFFERED: progress reads it)
+            ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.POSTED, HeapCopy.READY);
         }
 
         @Override
@@ -1224,7 +1227,12 @@ public final class ShmDevice extends MatchingDevice {
     private boolean heapProgress(int peer) {
         boolean any = false;
         HeapRead r = heapIn.get(peer);
-        if (r != null && ShmLayout.getIntAcquire(inSlot[peer], HeapCopy.S_STATE) == HeapCopy.OFFERED
+        int in = r == null ? -1 : ShmLayout.getIntAcquire(inSlot[peer], HeapCopy.S_STATE);
+        if (in == HeapCopy.POSTED) {
+            // the sender withdrew an offer made before our match: now we are READY
+            ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.POSTED, HeapCopy.READY);
+        }
+        if (in == HeapCopy.OFFERED
                 && ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.OFFERED, HeapCopy.READING)) {
             long address = inSlot[peer].get(ValueLayout.JAVA_LONG, HeapCopy.S_ADDRESS);
             boolean ok = HeapCopy.read(peerPids[peer], address, r.destination(), r.n());
@@ -1242,7 +1250,13 @@ public final class ShmDevice extends MatchingDevice {
 
     private boolean heapOffer(int peer, Outgoing h) {
         int state = ShmLayout.getIntAcquire(outSlot[peer], HeapCopy.S_STATE);
-        if (state == HeapCopy.READY) {
+        boolean pre = state == HeapCopy.POSTED && HeapCopy.PRE_OFFER_NANOS > 0 && h.firstSent
+                && h.preOffers < HeapCopy.PRE_OFFERS;
+        if (state == HeapCopy.READY || pre) {
+            long spin = state == HeapCopy.READY ? HeapCopy.OFFER_NANOS : HeapCopy.PRE_OFFER_NANOS;
+            if (pre) {
+                h.preOffers++;
+            }
             int from = peer;
             HeapRead r = heapIn.get(peer);
             for (int q = 0; r == null && q < size; q++) {
@@ -1252,8 +1266,8 @@ public final class ShmDevice extends MatchingDevice {
                 }
             }
             int result = r == null
-                    ? HeapCopy.offer(outSlot[peer], h.payload, peerPids[peer], MemorySegment.NULL, 0, MemorySegment.NULL, 0)
-                    : HeapCopy.offer(outSlot[peer], h.payload, peerPids[peer], inSlot[from], peerPids[from],
+                    ? HeapCopy.offer(outSlot[peer], h.payload, peerPids[peer], spin, MemorySegment.NULL, 0, MemorySegment.NULL, 0)
+                    : HeapCopy.offer(outSlot[peer], h.payload, peerPids[peer], spin, inSlot[from], peerPids[from],
                             r.destination(), r.n());
             if ((result & (HeapCopy.R_SERVED | HeapCopy.R_SERVE_FAILED)) != 0) {
                 heapIn.set(from, null);

@@ -8,9 +8,10 @@
  * first line): int state at 0, int message id at 4, long address at 8, long length at 16.
  * States: 0 IDLE, 1 POSTED (the sender announced a message), 2 READY (the receiver matched it
  * and wants to read), 3 OFFERED (the sender sits in tessera_shm_offer with the array's address
- * in the slot), 4 READING (the receiver reads), 5 DONE, 6 FAILED (the read failed). Only the
- * sender moves OFFERED back to READY (withdraw), only the receiver OFFERED to READING, both by
- * compare-and-set: the sender never leaves while the receiver reads.
+ * in the slot; from READY, or from POSTED before the receiver matched), 4 READING (the receiver
+ * reads), 5 DONE, 6 FAILED (the read failed). Only the sender moves OFFERED back to the state it
+ * came from (withdraw), only the receiver OFFERED to READING, both by compare-and-set: the
+ * sender never leaves while the receiver reads.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -113,8 +114,11 @@ int32_t tessera_shm_offer(int32_t *slot, const void *src, int64_t n, int32_t pee
     int32_t result = 0;
     __atomic_store_n((int64_t *) ((char *) slot + 8), (int64_t) (uintptr_t) src, __ATOMIC_RELAXED);
     __atomic_store_n((int64_t *) ((char *) slot + 16), n, __ATOMIC_RELAXED);
-    int32_t expect = S_READY;
-    if (!__atomic_compare_exchange_n(slot, &expect, S_OFFERED, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    /* from READY, or from POSTED (offered before the receiver matched: it reads at its match) */
+    int32_t from = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    int32_t expect = from;
+    if ((from != S_READY && from != S_POSTED)
+            || !__atomic_compare_exchange_n(slot, &expect, S_OFFERED, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         return R_NOT_READY;
     }
     int64_t start = now_ns();
@@ -134,7 +138,7 @@ int32_t tessera_shm_offer(int32_t *slot, const void *src, int64_t n, int32_t pee
         int64_t t = now_ns();
         if (s == S_OFFERED && t - start >= spin_ns) {
             expect = S_OFFERED;
-            if (__atomic_compare_exchange_n(slot, &expect, S_READY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            if (__atomic_compare_exchange_n(slot, &expect, from, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 return result | R_WITHDRAWN;
             }
         }
