@@ -99,7 +99,30 @@ class PointToPointConformanceTest {
                 List.of("-Dtessera.shm.singleCopy=false")));
     }
 
+    /**
+     * The same cases from heap arrays on shm with the single copy of heap arrays on (the sender
+     * offers its array from inside a critical downcall while the receiver reads it) and off (the
+     * ring), with single copy on in both.
+     */
+    @Test
+    @Timeout(120)
+    void largeMessagesFromHeapArraysBySingleCopyReachEveryKindOfReceive() {
+        largeMessages(new ProcessJobRunner("shm", java.time.Duration.ofSeconds(90), 0,
+                List.of("-Dtessera.shm.singleCopy=true", "-Dtessera.shm.heapSingleCopy=true")), false);
+    }
+
+    @Test
+    @Timeout(120)
+    void largeMessagesFromHeapArraysThroughTheRingReachEveryKindOfReceive() {
+        largeMessages(new ProcessJobRunner("shm", java.time.Duration.ofSeconds(90), 0,
+                List.of("-Dtessera.shm.singleCopy=true", "-Dtessera.shm.heapSingleCopy=false")), false);
+    }
+
     private static void largeNativeMessages(JobRunner runner) {
+        largeMessages(runner, true);
+    }
+
+    private static void largeMessages(JobRunner runner, boolean nativeSource) {
         // Native send buffers are what the shm device can move by single copy (the receiver reads
         // the sender's memory): posted and unexpected receives, heap and native targets,
         // truncation, and order with small messages around them.
@@ -115,7 +138,7 @@ class PointToPointConformanceTest {
                     if (world.rank() == 0) {
                         java.lang.foreign.MemorySegment src = arena.allocate(n, 64);
                         java.lang.foreign.MemorySegment.copy(expected, 0, src, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, n);
-                        Buffer b = Buffer.of(src, dev.tessera.comm.Datatype.BYTE);
+                        Buffer b = nativeSource ? Buffer.of(src, dev.tessera.comm.Datatype.BYTE) : Buffer.of(expected.clone());
                         world.send(b, 1, 1);                                   // posted, into a byte array
                         Request early = world.isend(b, 1, 2);                  // unexpected, into native memory
                         world.send(Buffer.of(new byte[] {42}), 1, 3);          // a small one behind it

@@ -11,6 +11,7 @@ import static dev.tessera.device.shm.ShmLayout.C_TAG;
 import static dev.tessera.device.shm.ShmLayout.C_TOTAL;
 import static dev.tessera.device.shm.ShmLayout.C_TYPE;
 import static dev.tessera.device.shm.ShmLayout.FIRST;
+import static dev.tessera.device.shm.ShmLayout.FLAG_HEAP;
 import static dev.tessera.device.shm.ShmLayout.FLAG_SYNC;
 import static dev.tessera.device.shm.ShmLayout.LANE_MAX;
 import static dev.tessera.device.shm.ShmLayout.L_ACK;
@@ -138,6 +139,16 @@ public final class ShmDevice extends MatchingDevice {
     /** Per peer: 1 if it reads single-copy messages, 2 if not, 0 not known yet. */
     private final int[] peerSingleCopy;
 
+    /** True if heap arrays may go by single copy from this rank ({@link HeapCopy}). */
+    private final boolean heapCopy;
+    /** Per peer: the heap single-copy slot of the pair (this rank, peer), this rank the sender. */
+    private final MemorySegment[] outSlot;
+    /** Per peer: the heap single-copy slot of the pair (peer, this rank), this rank the receiver. */
+    private final MemorySegment[] inSlot;
+    /** Per peer: the matched heap single-copy message this rank has yet to read, or null. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<HeapRead> heapIn;
+    private final AtomicInteger heapSent = new AtomicInteger();
+
     /** Blocking wait: sleep on {@link #doorbell} after {@link #SPIN_POLLS} empty polls. */
     private final boolean blocking;
     /** Offset of this rank's doorbell in the file. */
@@ -238,7 +249,49 @@ public final class ShmDevice extends MatchingDevice {
             }
         }
         ShmLayout.setIntRelease(file, ShmLayout.rankOffset(rank) + ShmLayout.R_SINGLE_COPY, readsAll ? 1 : 2);
+        this.outSlot = new MemorySegment[size];
+        this.inSlot = new MemorySegment[size];
+        this.heapIn = new java.util.concurrent.atomic.AtomicReferenceArray<>(size);
+        for (int p = 0; p < size; p++) {
+            if (p != rank) {
+                // the first line of each ring is reserved: the pair's heap single-copy slot
+                outSlot[p] = file.asSlice(ShmLayout.ringOffset(rank, p, size, cellBytes, cells), 64);
+                inSlot[p] = file.asSlice(ShmLayout.ringOffset(p, rank, size, cellBytes, cells), 64);
+            }
+        }
+        this.heapCopy = !blocking && readsAll && HeapCopy.available();
         failure.onRankDeath(this::failPendingWith);
+    }
+
+    /**
+     * True if a message from the heap array {@code buffer} can go to local rank {@code dest} by
+     * single copy ({@link HeapCopy}): from {@link HeapCopy#MIN_BYTES} to {@link HeapCopy#MAX_BYTES},
+     * to a peer in another process that reads this one's memory and does not sleep on its doorbell.
+     */
+    private boolean heapSingleCopy(MemorySegment buffer, int dest) {
+        long n = buffer.byteSize();
+        return heapCopy && n >= HeapCopy.MIN_BYTES && n <= HeapCopy.MAX_BYTES && !buffer.isNative()
+                && !buffer.isReadOnly() && peerBells[dest] < 0 && peerPids[dest] != peerPids[rank]
+                && singleCopyPeer(dest);
+    }
+
+    private boolean singleCopyPeer(int dest) {
+        int known = peerSingleCopy[dest];
+        if (known == 0) {
+            known = ShmLayout.getIntAcquire(file, ShmLayout.rankOffset(dest) + ShmLayout.R_SINGLE_COPY);
+            peerSingleCopy[dest] = known;
+        }
+        return known == 1;
+    }
+
+    /** True if heap arrays may go by single copy from this rank (diagnostics and tests). */
+    boolean heapSingleCopy() {
+        return heapCopy;
+    }
+
+    /** Messages from heap arrays that peers have read by single copy so far (diagnostics and tests). */
+    int heapSingleCopies() {
+        return heapSent.get();
     }
 
     /** True if a message of {@code n} bytes from {@code buffer} can go to local rank {@code dest} by single copy. */
@@ -298,6 +351,10 @@ public final class ShmDevice extends MatchingDevice {
         boolean firstSent;
         boolean allWritten;
         boolean acked;
+        /** A SINGLE message from a heap array: the receiver reads it while the sender offers it ({@link HeapCopy}). */
+        boolean heap;
+        /** Offers made before the receiver matched ({@link HeapCopy#PRE_OFFERS} at most). */
+        int preOffers;
 
         Outgoing(MemorySegment payload, int kind, int tag, int context, int typeCode, int id, boolean sync,
                  DeviceRequest request) {
@@ -340,6 +397,8 @@ public final class ShmDevice extends MatchingDevice {
         final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
         /** Size of the queue, readable without the lock: progress skips idle peers with one volatile read. */
         volatile int queued;
+        /** The heap single-copy message to this peer not yet read (one at a time: the pair has one slot), or null. */
+        volatile Outgoing heap;
         private final MemorySegment file;
         /** The peer's doorbell if it may sleep, else -1. */
         private final long bell;
@@ -425,9 +484,9 @@ public final class ShmDevice extends MatchingDevice {
                     cell.set(ValueLayout.JAVA_INT, C_TYPE, m.typeCode);
                     cell.set(ValueLayout.JAVA_LONG, C_TOTAL, m.payload.byteSize());
                     cell.set(ValueLayout.JAVA_INT, C_ID, m.id);
-                    cell.set(ValueLayout.JAVA_INT, C_FLAGS, FLAG_SYNC);
+                    cell.set(ValueLayout.JAVA_INT, C_FLAGS, m.heap ? FLAG_SYNC | FLAG_HEAP : FLAG_SYNC);
                     cell.set(ValueLayout.JAVA_INT, C_CHUNK, 0);
-                    cell.set(ValueLayout.JAVA_LONG, C_INLINE, m.payload.address());
+                    cell.set(ValueLayout.JAVA_LONG, C_INLINE, m.heap ? 0 : m.payload.address());
                     ring.publish();
                     laneHeader(entries, mark, L_CELL, 0, 0, 0, 0, 0);
                     lane.publish();
@@ -635,15 +694,22 @@ public final class ShmDevice extends MatchingDevice {
                 && direct.tryDirect(buffer, tag, context, typeCode)) {
             return SENT;
         }
+        // a heap array by single copy if the pair's slot is free (IDLE: its last message was read)
+        boolean heap = !single && heapSingleCopy(buffer, dest)
+                && ShmLayout.casInt(outSlot[dest], HeapCopy.S_STATE, HeapCopy.IDLE, HeapCopy.POSTED);
         DeviceRequest send = new DeviceRequest(DeviceRequest.Kind.SEND);
-        boolean acked = synchronous || single;
+        boolean acked = synchronous || single || heap;
         int id = acked ? nextId.incrementAndGet() : 0;
-        Outgoing m = new Outgoing(buffer, single ? SINGLE : FIRST, tag, context, typeCode, id, acked, send);
+        Outgoing m = new Outgoing(buffer, single || heap ? SINGLE : FIRST, tag, context, typeCode, id, acked, send);
         m.peer = dest;
+        m.heap = heap;
         if (acked) {
             awaitingAck.put(id, m);
         }
         Outbound ob = outbound[dest];
+        if (heap) {
+            ob.heap = m;   // before its cell: the receiver cannot be READY earlier
+        }
         ob.add(m);
         ob.push();
         return send;
@@ -774,6 +840,9 @@ public final class ShmDevice extends MatchingDevice {
                 if (outbound[p].queued > 0) {
                     any |= outbound[p].push();
                 }
+                if (outbound[p].heap != null || heapIn.get(p) != null) {
+                    any |= heapProgress(p);
+                }
             }
         }
         // liveness every 100 ms, reading the clock only every 256th idle poll (it costs as much as a poll)
@@ -798,7 +867,8 @@ public final class ShmDevice extends MatchingDevice {
     private boolean workInSight() {
         for (int p = 0; p < size; p++) {
             if (p != rank && (inLanes[p].peekAt() >= 0 || outbound[p].queued > 0
-                    || current[p] != null && inbound[p].peekAt() >= 0)) {
+                    || current[p] != null && inbound[p].peekAt() >= 0
+                    || outbound[p].heap != null || heapIn.get(p) != null)) {
                 return true;
             }
         }
@@ -899,8 +969,9 @@ public final class ShmDevice extends MatchingDevice {
             Envelope env = envelope(peer, cells, at);
             int id = cells.get(ValueLayout.JAVA_INT, at + C_ID);
             long address = cells.get(ValueLayout.JAVA_LONG, at + C_INLINE);
+            boolean heap = (cells.get(ValueLayout.JAVA_INT, at + C_FLAGS) & FLAG_HEAP) != 0;
             ring.release();
-            SingleCopyMessage m = new SingleCopyMessage(env, peer, id, address);
+            IncomingMessage m = heap ? new HeapCopyMessage(env, peer) : new SingleCopyMessage(env, peer, id, address);
             ReceiveRequest r = engine.arrive(m);
             if (r != null) {
                 m.deliver(r);
@@ -1105,6 +1176,133 @@ public final class ShmDevice extends MatchingDevice {
                 throw e;
             }
         }
+    }
+
+    /**
+     * A message whose payload stays in the sender's heap array until a receive matches it: then
+     * the receiver marks the pair's slot READY, the sender offers the array's address from inside
+     * the helper ({@link HeapCopy}), and the receiver's progress reads it straight into the receive
+     * buffer and marks the slot DONE, which completes both sides. Matching never waits: the read
+     * happens in a later round of progress (or in this rank's own offer, {@link #heapOffer}).
+     */
+    private final class HeapCopyMessage extends IncomingMessage {
+        private final int peer;
+
+        HeapCopyMessage(Envelope env, int peer) {
+            super(env);
+            this.peer = peer;
+        }
+
+        @Override
+        public void deliver(ReceiveRequest receive) {
+            long n = receive.acceptableBytes(envelope);
+            if (n == 0) {
+                receive.accept(envelope, this);
+                ShmLayout.setIntRelease(inSlot[peer], HeapCopy.S_STATE, HeapCopy.DONE);
+                return;
+            }
+            heapIn.set(peer, new HeapRead(this, receive, n));
+            // READY, unless the sender offers already (OFFERED: progress reads it)
+            ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.POSTED, HeapCopy.READY);
+        }
+
+        @Override
+        public void copyTo(MemorySegment destination, long byteCount) {
+            // the payload is already in the receive buffer (read by serveHeap or the helper), or there is none
+        }
+    }
+
+    /** A matched heap single-copy message and the receive it goes into ({@code n} bytes of its buffer). */
+    private record HeapRead(HeapCopyMessage message, ReceiveRequest receive, long n) {
+        MemorySegment destination() {
+            return receive.buffer().asSlice(0, n);
+        }
+    }
+
+    /**
+     * This rank's heap single-copy messages, by the thread that holds {@link #progressing}: reads
+     * what a sender offered to it, and offers its own message to {@code peer} once that peer is
+     * READY, serving one offered message meanwhile. True if anything moved.
+     */
+    private boolean heapProgress(int peer) {
+        boolean any = false;
+        HeapRead r = heapIn.get(peer);
+        int in = r == null ? -1 : ShmLayout.getIntAcquire(inSlot[peer], HeapCopy.S_STATE);
+        if (in == HeapCopy.POSTED) {
+            // the sender withdrew an offer made before our match: now we are READY
+            ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.POSTED, HeapCopy.READY);
+        }
+        if (in == HeapCopy.OFFERED
+                && ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.OFFERED, HeapCopy.READING)) {
+            long address = inSlot[peer].get(ValueLayout.JAVA_LONG, HeapCopy.S_ADDRESS);
+            boolean ok = HeapCopy.read(peerPids[peer], address, r.destination(), r.n());
+            heapIn.set(peer, null);
+            ShmLayout.setIntRelease(inSlot[peer], HeapCopy.S_STATE, ok ? HeapCopy.DONE : HeapCopy.FAILED);
+            heapRead(peer, r, ok);
+            any = true;
+        }
+        Outgoing h = outbound[peer].heap;
+        if (h != null) {
+            any |= heapOffer(peer, h);
+        }
+        return any;
+    }
+
+    private boolean heapOffer(int peer, Outgoing h) {
+        int state = ShmLayout.getIntAcquire(outSlot[peer], HeapCopy.S_STATE);
+        boolean pre = state == HeapCopy.POSTED && HeapCopy.PRE_OFFER_NANOS > 0 && h.firstSent
+                && h.preOffers < HeapCopy.PRE_OFFERS;
+        if (state == HeapCopy.READY || pre) {
+            long spin = state == HeapCopy.READY ? HeapCopy.OFFER_NANOS : HeapCopy.PRE_OFFER_NANOS;
+            if (pre) {
+                h.preOffers++;
+            }
+            int from = peer;
+            HeapRead r = heapIn.get(peer);
+            for (int q = 0; r == null && q < size; q++) {
+                if (q != rank) {
+                    r = heapIn.get(q);
+                    from = q;
+                }
+            }
+            int result = r == null
+                    ? HeapCopy.offer(outSlot[peer], h.payload, peerPids[peer], spin, MemorySegment.NULL, 0, MemorySegment.NULL, 0)
+                    : HeapCopy.offer(outSlot[peer], h.payload, peerPids[peer], spin, inSlot[from], peerPids[from],
+                            r.destination(), r.n());
+            if ((result & (HeapCopy.R_SERVED | HeapCopy.R_SERVE_FAILED)) != 0) {
+                heapIn.set(from, null);
+                heapRead(from, r, (result & HeapCopy.R_SERVED) != 0);
+            }
+            if ((result & HeapCopy.R_DONE) == 0) {
+                return (result & (HeapCopy.R_SERVED | HeapCopy.R_SERVE_FAILED)) != 0;
+            }
+            state = HeapCopy.DONE;
+        }
+        if (state != HeapCopy.DONE && state != HeapCopy.FAILED) {
+            return false;
+        }
+        // read (or failed, which the receiver reports): the slot is free for the pair's next message
+        outbound[peer].heap = null;
+        ShmLayout.setIntRelease(outSlot[peer], HeapCopy.S_STATE, HeapCopy.IDLE);
+        heapSent.incrementAndGet();
+        if (awaitingAck.remove(h.id, h)) {
+            h.acknowledged();
+        }
+        return true;
+    }
+
+    /** Completes the receive of a heap single-copy message that this rank has read (or failed to). */
+    private void heapRead(int peer, HeapRead r, boolean ok) {
+        if (ok) {
+            r.receive().accept(r.message().envelope(), r.message());
+            return;
+        }
+        TesseraException e = new TesseraException(ErrorClass.PROC_FAILED, "rank " + world[rank]
+                + ": reading a message from the memory of rank " + world[peer] + " (pid " + peerPids[peer]
+                + ") failed: the process died or the kernel refused");
+        Envelope env = r.message().envelope();
+        r.receive().complete(env.source(), env.tag(), 0, env.typeCode(), e);
+        failure.rankDied(world[peer], e);
     }
 
     private Assembly arrival(int peer, MemorySegment cells, long at) {
@@ -1495,6 +1693,12 @@ public final class ShmDevice extends MatchingDevice {
         }
         Assembly partial = current[p];
         current[p] = null;
+        outbound[p].heap = null;   // its request waits in awaitingAck and fails below
+        HeapRead unread = heapIn.getAndSet(p, null);
+        if (unread != null) {
+            unread.receive().complete(deadWorldRank, unread.message().envelope().tag(), 0,
+                    unread.message().envelope().typeCode(), JobFailure.rankFailed(world[rank], deadWorldRank, "receive from"));
+        }
         if (partial != null && partial.target != null) {
             partial.target.complete(deadWorldRank, partial.env.tag(), 0, partial.env.typeCode(),
                     JobFailure.rankFailed(world[rank], deadWorldRank, "receive from"));

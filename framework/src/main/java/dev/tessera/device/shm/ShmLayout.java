@@ -25,7 +25,8 @@ import java.lang.invoke.VarHandle;
  *             0 not known yet, 1 this rank can read every peer's memory, 2 it cannot
  *  2048       abort reason, UTF-8, up to 2048 bytes
  * rings, one per ordered pair (src, dst), at HEADER_BYTES + (src * size + dst) * ringBytes
- *   0   (reserved)                                        own cache line
+ *   0   heap single-copy slot of the pair (HeapCopy): int state, int id, long address,
+ *       long length                                       own cache line
  *  64   long  head   (consumer: next cell to read)        own cache line
  * 128   cells, each CELL_HEADER bytes of header then payload; the consumer polls the next
  *       cell's sequence word, not an index, so a message moves between the cores from the
@@ -142,6 +143,8 @@ final class ShmLayout {
     static final int ACK = 3;
     static final int SINGLE = 4;
     static final int FLAG_SYNC = 1;
+    /** On a SINGLE cell: the payload is a heap array, read through the pair's slot ({@link HeapCopy}). */
+    static final int FLAG_HEAP = 2;
 
     static final int STATE_ATTACHED = 1;
     static final int STATE_CLOSED = 2;

@@ -24,7 +24,9 @@ public final class ShmProvider implements DeviceProvider {
 
     @Override
     public String description() {
-        return "one process per rank on one machine, shared-memory rings";
+        // read by `tessera info` only: builds the heap single copy's helper if it is not cached yet
+        return "one process per rank on one machine, shared-memory rings; single copy (native memory): "
+                + (SingleCopy.available() ? "on" : "off") + "; single copy of heap arrays: " + HeapCopy.status();
     }
 
     @Override

@@ -1,0 +1,257 @@
+package dev.tessera.device.shm;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Single copy of a message whose send buffer is a Java heap array: the receiver reads the array
+ * with process_vm_readv while the sender holds it still. A heap array's address exists only
+ * inside a critical downcall (the collector cannot run during one), so the sender, once the
+ * receiver has matched the message, calls {@code tessera_shm_offer} (a small C helper,
+ * {@code tessera_shm.c}, compiled with the system's C compiler on first use and cached under
+ * {@code ~/.cache/tessera/shm/<key>/}) with the array as argument: it publishes the address in
+ * the pair's slot and waits until the receiver has read it, or withdraws after
+ * {@link #OFFER_NANOS} if the receiver has not started, so the sender's thread reaches a
+ * safepoint at least that often (plus one read once the receiver has started). The receiver
+ * reads into its buffer, a heap array too, through {@code tessera_shm_read}, also critical.
+ *
+ * <p>{@code -Dtessera.shm.heapSingleCopy=true|false} or {@code TESSERA_SHM_HEAP_SINGLE_COPY=1|0}
+ * (the property wins; default on); used only where single copy for native memory is on
+ * ({@link SingleCopy#requested()}), from {@link #MIN_BYTES} to {@link #MAX_BYTES}, with spinning
+ * waits (not where a rank may sleep on its doorbell, as ranks that outnumber the cores do by
+ * default), between ranks in different processes, one message per ordered pair of ranks at a
+ * time (the pair has one slot; others take the ring meanwhile).
+ * Without a working C compiler ({@code -Dtessera.shm.cc}, default {@code cc}) heap arrays take
+ * the ring as before.
+ */
+final class HeapCopy {
+
+    /** Smallest heap message sent by single copy ({@code tessera.shm.heapSingleCopyMin}). */
+    static final long MIN_BYTES = Long.getLong("tessera.shm.heapSingleCopyMin", 16 * 1024);
+    /**
+     * Largest ({@code tessera.shm.heapSingleCopyMax}, default 2 MiB). The sender's thread stays in
+     * the critical call while the receiver reads, about 0.1 ms per MiB on the Intel Xeon VM, and
+     * every other thread of its JVM that reaches a safepoint waits that long. On that VM a 4 MiB
+     * ping-pong took 398-470 us by single copy and 353-375 us through the ring, whose two copies
+     * run on both cores at once once the message no longer fits the 2 MiB L2 (3 alternating
+     * rounds, docs/performance.md, stop 47).
+     */
+    static final long MAX_BYTES = Long.getLong("tessera.shm.heapSingleCopyMax", 2L << 20);
+    /** Longest wait of the sender inside the helper before the receiver starts reading. */
+    static final long OFFER_NANOS = Long.getLong("tessera.shm.heapOfferMicros", 50) * 1000L;
+    /**
+     * Longest wait inside the helper of a sender that offers before the receiver has matched
+     * (POSTED: the receiver then reads at its match, one hand-over less), at most
+     * {@link #PRE_OFFERS} times per message ({@code tessera.shm.heapPreOfferMicros}, 0: never).
+     */
+    static final long PRE_OFFER_NANOS = Long.getLong("tessera.shm.heapPreOfferMicros", 5) * 1000L;
+    static final int PRE_OFFERS = 4;
+
+    static final int IDLE = 0;
+    static final int POSTED = 1;
+    static final int READY = 2;
+    static final int OFFERED = 3;
+    static final int READING = 4;
+    static final int DONE = 5;
+    static final int FAILED = 6;
+
+    /** Slot fields (a 64-byte line per ordered pair). */
+    static final int S_STATE = 0;
+    static final int S_ID = 4;
+    static final int S_ADDRESS = 8;
+    static final int S_LENGTH = 16;
+
+    /** Result bits of {@link #offer}. */
+    static final int R_DONE = 1;
+    static final int R_WITHDRAWN = 2;
+    static final int R_GONE = 4;
+    static final int R_SERVED = 8;
+    static final int R_SERVE_FAILED = 16;
+    static final int R_NOT_READY = 32;
+
+    private static final String SOURCE = "tessera_shm.c";
+
+    private HeapCopy() {
+    }
+
+    /** The helper, loaded on first use; {@link #why} says why not if it is null. */
+    private static final class Helper {
+        static final MethodHandle OFFER;
+        static final MethodHandle READ;
+        static final String STATUS;
+
+        static {
+            MethodHandle offer = null;
+            MethodHandle read = null;
+            String status;
+            try {
+                Path so = build();
+                Linker linker = Linker.nativeLinker();
+                SymbolLookup lib = SymbolLookup.libraryLookup(so, Arena.global());
+                Linker.Option critical = Linker.Option.critical(true);
+                offer = linker.downcallHandle(lib.find("tessera_shm_offer").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                                ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
+                                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG), critical);
+                read = linker.downcallHandle(lib.find("tessera_shm_read").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
+                status = "on (helper " + so + ")";
+            } catch (RuntimeException | LinkageError | IOException e) {
+                offer = null;
+                read = null;
+                status = "off: " + e.getMessage();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                status = "off: interrupted while compiling the helper";
+            }
+            OFFER = offer;
+            READ = read;
+            STATUS = status;
+        }
+    }
+
+    /**
+     * True if heap arrays go by single copy ({@code tessera.shm.heapSingleCopy}, then
+     * TESSERA_SHM_HEAP_SINGLE_COPY; default on) and the helper works. Builds the helper on first call.
+     */
+    static boolean available() {
+        return requested() && SingleCopy.available() && Helper.OFFER != null;
+    }
+
+    /** What {@code tessera info} prints for this path. */
+    static String status() {
+        if (!requested()) {
+            return "off (tessera.shm.heapSingleCopy / TESSERA_SHM_HEAP_SINGLE_COPY)";
+        }
+        if (!SingleCopy.available()) {
+            return "off (single copy is off)";
+        }
+        return Helper.STATUS;
+    }
+
+    static boolean requested() {
+        String property = System.getProperty("tessera.shm.heapSingleCopy");
+        if (property != null) {
+            return Boolean.parseBoolean(property.strip());
+        }
+        String variable = System.getenv("TESSERA_SHM_HEAP_SINGLE_COPY");
+        if (variable != null && !variable.isBlank()) {
+            return variable.strip().equals("1") || variable.strip().equalsIgnoreCase("true");
+        }
+        return true;
+    }
+
+    /**
+     * The sender's offer of {@code src} (a heap array) through {@code slot}, READY; while it waits,
+     * serves the message offered in {@code in} (may be {@link MemorySegment#NULL}) into {@code dst}.
+     * Returns the helper's result bits.
+     */
+    static int offer(MemorySegment slot, MemorySegment src, long peerPid, long spinNanos, MemorySegment in, long inPid,
+                     MemorySegment dst, long m) {
+        try {
+            return (int) Helper.OFFER.invokeExact(slot, src, src.byteSize(), (int) peerPid, spinNanos, in, (int) inPid,
+                    dst, m);
+        } catch (Throwable t) {
+            throw new IllegalStateException("shm heap single copy: the helper failed", t);
+        }
+    }
+
+    /** Reads {@code n} bytes at {@code address} of process {@code pid} into {@code dst} (heap or native); false on failure. */
+    static boolean read(long pid, long address, MemorySegment dst, long n) {
+        if (Helper.READ == null) {
+            return SingleCopy.read(pid, address, dst, n);
+        }
+        try {
+            return (long) Helper.READ.invokeExact((int) pid, dst.asSlice(0, n), address, n) == n;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    /** Compiles the helper unless a cached build exists; returns the shared library. */
+    private static Path build() throws IOException, InterruptedException {
+        String source;
+        try (InputStream in = HeapCopy.class.getResourceAsStream(SOURCE)) {
+            if (in == null) {
+                throw new IOException(SOURCE + " missing from the Tessera jar");
+            }
+            source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String cc = System.getProperty("tessera.shm.cc", "cc");
+        String key = sha256(source + "\n" + cc + "\n" + System.getProperty("os.arch")).substring(0, 16);
+        Path dir = cacheDir().resolve("shm").resolve(key);
+        Path so = dir.resolve("libtessera_shm.so");
+        if (Files.isRegularFile(so)) {
+            return so;
+        }
+        Files.createDirectories(dir);
+        Path src = Files.createTempFile(dir, "tessera_shm", ".c");
+        Path tmp = Files.createTempFile(dir, "libtessera_shm", ".so.tmp");
+        try {
+            Files.writeString(src, source);
+            List<String> cmd = List.of(cc, "-shared", "-fPIC", "-O2", "-o", tmp.toString(), src.toString());
+            Process p;
+            try {
+                p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            } catch (IOException e) {
+                throw new IOException("no C compiler (" + cc + "): " + e.getMessage());
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IOException("compiling the helper failed: " + String.join(" ", cmd) + "\n" + out.strip());
+            }
+            try {
+                Files.move(tmp, so, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, so, StandardCopyOption.REPLACE_EXISTING);
+            }
+            return so;
+        } finally {
+            Files.deleteIfExists(tmp);
+            Files.deleteIfExists(src);
+        }
+    }
+
+    private static Path cacheDir() {
+        String property = System.getProperty("tessera.cacheDir");
+        if (property != null && !property.isBlank()) {
+            return Path.of(property);
+        }
+        String explicit = System.getenv("TESSERA_CACHE_DIR");
+        if (explicit != null && !explicit.isBlank()) {
+            return Path.of(explicit);
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) {
+            return Path.of(xdg, "tessera");
+        }
+        return Path.of(System.getProperty("user.home"), ".cache", "tessera");
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
