@@ -2,6 +2,7 @@ package dev.tessera.device.mpi;
 
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
+import dev.tessera.device.NativeHelpers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
@@ -13,14 +14,9 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -305,9 +301,8 @@ public final class MpiLibrary {
             extra.add("-Wl,-rpath," + dir);
         }
         String showme = run(List.of(mpicc, "-show"), "--showme");
-        String key = sha256(source + "\n" + mpicc + "\n" + showme + "\n" + extra + "\n" + System.getProperty("os.arch"))
-                .substring(0, 16);
-        Path dir = cacheDir(env).resolve("mpi").resolve(key);
+        String key = NativeHelpers.key(source, mpicc, showme, extra.toString(), System.getProperty("os.arch"));
+        Path dir = NativeHelpers.cacheDir(env).resolve("mpi").resolve(key);
         Path so = dir.resolve("libtessera_mpi.so");
         if (Files.isRegularFile(so)) {
             return so;
@@ -328,11 +323,7 @@ public final class MpiLibrary {
                 throw unavailable("compiling the MPI shim with " + mpicc + " failed: " + String.join(" ", cmd)
                         + "\n" + out.strip());
             }
-            try {
-                Files.move(tmp, so, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, so, StandardCopyOption.REPLACE_EXISTING);
-            }
+            NativeHelpers.publish(tmp, so);
             return so;
         } catch (IOException e) {
             throw unavailable("cannot build the MPI shim in " + dir + ": " + e.getMessage());
@@ -359,26 +350,6 @@ public final class MpiLibrary {
             }
         }
         throw unavailable(cmd.get(0) + " does not work (tried -show and " + fallbackFlag + ")");
-    }
-
-    static Path cacheDir(Map<String, String> env) {
-        String explicit = env.get("TESSERA_CACHE_DIR");
-        if (explicit != null && !explicit.isBlank()) {
-            return Path.of(explicit);
-        }
-        String xdg = env.get("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank()) {
-            return Path.of(xdg, "tessera");
-        }
-        return Path.of(System.getProperty("user.home"), ".cache", "tessera");
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** Looks up the shim's functions and makes downcall handles. */

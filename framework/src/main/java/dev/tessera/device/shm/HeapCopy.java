@@ -1,5 +1,6 @@
 package dev.tessera.device.shm;
 
+import dev.tessera.device.NativeHelpers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
@@ -10,13 +11,8 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -196,8 +192,8 @@ final class HeapCopy {
             source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         String cc = System.getProperty("tessera.shm.cc", "cc");
-        String key = sha256(source + "\n" + cc + "\n" + System.getProperty("os.arch")).substring(0, 16);
-        Path dir = cacheDir().resolve("shm").resolve(key);
+        String key = NativeHelpers.key(source, cc, System.getProperty("os.arch"));
+        Path dir = NativeHelpers.cacheDir(System.getenv()).resolve("shm").resolve(key);
         Path so = dir.resolve("libtessera_shm.so");
         if (Files.isRegularFile(so)) {
             return so;
@@ -219,39 +215,11 @@ final class HeapCopy {
                 p.destroyForcibly();
                 throw new IOException("compiling the helper failed: " + String.join(" ", cmd) + "\n" + out.strip());
             }
-            try {
-                Files.move(tmp, so, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, so, StandardCopyOption.REPLACE_EXISTING);
-            }
+            NativeHelpers.publish(tmp, so);
             return so;
         } finally {
             Files.deleteIfExists(tmp);
             Files.deleteIfExists(src);
-        }
-    }
-
-    private static Path cacheDir() {
-        String property = System.getProperty("tessera.cacheDir");
-        if (property != null && !property.isBlank()) {
-            return Path.of(property);
-        }
-        String explicit = System.getenv("TESSERA_CACHE_DIR");
-        if (explicit != null && !explicit.isBlank()) {
-            return Path.of(explicit);
-        }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank()) {
-            return Path.of(xdg, "tessera");
-        }
-        return Path.of(System.getProperty("user.home"), ".cache", "tessera");
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
