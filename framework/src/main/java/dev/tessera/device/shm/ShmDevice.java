@@ -975,6 +975,10 @@ public final class ShmDevice extends MatchingDevice {
             ReceiveRequest r = engine.arrive(m);
             if (r != null) {
                 m.deliver(r);
+            } else if (heap) {
+                // unexpected: read it now into a buffer of its own, so that its sender's send
+                // completes as a buffered one would (a blocking send never waits for a receive)
+                ((HeapCopyMessage) m).fetchUnexpected();
             }
             return true;
         }
@@ -1187,35 +1191,91 @@ public final class ShmDevice extends MatchingDevice {
      */
     private final class HeapCopyMessage extends IncomingMessage {
         private final int peer;
+        // An unexpected message is read into a buffer of its own (fetchUnexpected); guarded by this.
+        private boolean matched;
+        private boolean fetching;
+        private MemorySegment held;
+        private TesseraException fetchFailed;
+        private ReceiveRequest waiting;
 
         HeapCopyMessage(Envelope env, int peer) {
             super(env);
             this.peer = peer;
         }
 
+        /** Reads the message into a buffer of its own unless a receive has matched it meanwhile. */
+        void fetchUnexpected() {
+            synchronized (this) {
+                if (matched) {
+                    return;
+                }
+                fetching = true;
+            }
+            MemorySegment buffer = MemorySegment.ofArray(new byte[Math.toIntExact(envelope.byteCount())]);
+            heapIn.set(peer, new HeapRead(this, null, buffer));
+            ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.POSTED, HeapCopy.READY);
+        }
+
+        /** The read of an unexpected message ended: hand it to a receive that matched meanwhile, if any. */
+        void fetched(MemorySegment buffer, TesseraException failed) {
+            ReceiveRequest r;
+            synchronized (this) {
+                fetching = false;
+                held = buffer;
+                fetchFailed = failed;
+                r = waiting;
+                waiting = null;
+            }
+            if (r != null) {
+                complete(r);
+            }
+        }
+
+        private void complete(ReceiveRequest receive) {
+            if (fetchFailed != null) {
+                receive.complete(envelope.source(), envelope.tag(), 0, envelope.typeCode(), fetchFailed);
+            } else {
+                receive.accept(envelope, this);
+            }
+        }
+
         @Override
         public void deliver(ReceiveRequest receive) {
+            synchronized (this) {
+                matched = true;
+                if (fetching) {
+                    waiting = receive;   // completed by fetched()
+                    return;
+                }
+            }
+            if (held != null || fetchFailed != null) {
+                complete(receive);
+                return;
+            }
             long n = receive.acceptableBytes(envelope);
             if (n == 0) {
                 receive.accept(envelope, this);
                 ShmLayout.setIntRelease(inSlot[peer], HeapCopy.S_STATE, HeapCopy.DONE);
                 return;
             }
-            heapIn.set(peer, new HeapRead(this, receive, n));
+            heapIn.set(peer, new HeapRead(this, receive, receive.buffer().asSlice(0, n)));
             // READY, unless the sender offers already (OFFERED: progress reads it)
             ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.POSTED, HeapCopy.READY);
         }
 
         @Override
         public void copyTo(MemorySegment destination, long byteCount) {
-            // the payload is already in the receive buffer (read by serveHeap or the helper), or there is none
+            // read straight into the receive buffer (serveHeap or the helper), or held after an unexpected arrival
+            if (held != null && byteCount > 0) {
+                MemorySegment.copy(held, 0, destination, 0, byteCount);
+            }
         }
     }
 
     /** A matched heap single-copy message and the receive it goes into ({@code n} bytes of its buffer). */
-    private record HeapRead(HeapCopyMessage message, ReceiveRequest receive, long n) {
-        MemorySegment destination() {
-            return receive.buffer().asSlice(0, n);
+    private record HeapRead(HeapCopyMessage message, ReceiveRequest receive, MemorySegment destination) {
+        long n() {
+            return destination.byteSize();
         }
     }
 
@@ -1294,14 +1354,22 @@ public final class ShmDevice extends MatchingDevice {
     /** Completes the receive of a heap single-copy message that this rank has read (or failed to). */
     private void heapRead(int peer, HeapRead r, boolean ok) {
         if (ok) {
-            r.receive().accept(r.message().envelope(), r.message());
+            if (r.receive() == null) {
+                r.message().fetched(r.destination(), null);
+            } else {
+                r.receive().accept(r.message().envelope(), r.message());
+            }
             return;
         }
         TesseraException e = new TesseraException(ErrorClass.PROC_FAILED, "rank " + world[rank]
                 + ": reading a message from the memory of rank " + world[peer] + " (pid " + peerPids[peer]
                 + ") failed: the process died or the kernel refused");
         Envelope env = r.message().envelope();
-        r.receive().complete(env.source(), env.tag(), 0, env.typeCode(), e);
+        if (r.receive() == null) {
+            r.message().fetched(null, e);
+        } else {
+            r.receive().complete(env.source(), env.tag(), 0, env.typeCode(), e);
+        }
         failure.rankDied(world[peer], e);
     }
 

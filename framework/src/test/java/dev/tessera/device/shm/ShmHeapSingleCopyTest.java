@@ -111,6 +111,15 @@ class ShmHeapSingleCopyTest {
                     world.recv(Buffer.of(got), 0, 3);
                     assertArrayEquals(pattern(n, round + 200), got, "unexpected message of " + n + " bytes");
                 }
+                // both send before either receives: the unexpected message is read into a buffer
+                // of its own, so the blocking sends complete as through the ring (no deadlock)
+                if (rank < 2) {
+                    world.send(Buffer.of(pattern(n, round + 300 + rank)), 1 - rank, 8);
+                    churn();
+                    byte[] got = new byte[n];
+                    assertEquals(n, world.recv(Buffer.of(got), 1 - rank, 8).byteCount());
+                    assertArrayEquals(pattern(n, round + 301 - rank), got, "head-to-head message of " + n + " bytes");
+                }
                 // all at once around the ring of three, and both ways between 0 and 1
                 int right = (rank + 1) % 3;
                 int left = (rank + 2) % 3;
