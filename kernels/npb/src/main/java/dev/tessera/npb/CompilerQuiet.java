@@ -32,16 +32,38 @@ public final class CompilerQuiet {
     /** Between two samples. */
     private static final long POLL_MILLIS = 5;
 
+    /** Where the wait reads the time and how it sleeps between samples; a test gives a clock of its own. */
+    interface Clock {
+        long nanoTime();
+
+        void sleepMillis(long millis) throws InterruptedException;
+    }
+
+    /** The JVM's monotonic clock and {@link Thread#sleep(long)}. */
+    static final Clock SYSTEM = new Clock() {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public void sleepMillis(long millis) throws InterruptedException {
+            Thread.sleep(millis);
+        }
+    };
+
     private final Path tasks;
+    private final Clock clock;
 
     /** For this JVM. */
     public CompilerQuiet() {
-        this(Path.of("/proc/self/task"));
+        this(Path.of("/proc/self/task"), SYSTEM);
     }
 
-    /** For the task directory {@code tasks} (a test's own). */
-    CompilerQuiet(Path tasks) {
+    /** For the task directory {@code tasks} and the clock {@code clock} (a test's own). */
+    CompilerQuiet(Path tasks, Clock clock) {
         this.tasks = tasks;
+        this.clock = clock;
     }
 
     /**
@@ -49,7 +71,7 @@ public final class CompilerQuiet {
      * returns how long it waited. Returns at once where the compiler threads cannot be read.
      */
     public Duration await(Duration quiet, Duration limit) throws InterruptedException {
-        long start = System.nanoTime();
+        long start = clock.nanoTime();
         long deadline = start + limit.toNanos();
         long last = compilerNanos();
         if (last < 0) {
@@ -57,18 +79,18 @@ public final class CompilerQuiet {
         }
         long quietSince = start;
         while (true) {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             if (now - quietSince >= quiet.toNanos() || now >= deadline) {
                 return Duration.ofNanos(now - start);
             }
-            Thread.sleep(POLL_MILLIS);
+            clock.sleepMillis(POLL_MILLIS);
             long cpu = compilerNanos();
             if (cpu < 0) {
-                return Duration.ofNanos(System.nanoTime() - start);
+                return Duration.ofNanos(clock.nanoTime() - start);
             }
             if (cpu != last) {
                 last = cpu;
-                quietSince = System.nanoTime();
+                quietSince = clock.nanoTime();
             }
         }
     }

@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +31,7 @@ class CompilerQuietTest {
         task("12", "C1 CompilerThre", 50);
         task("13", "main", 90_000);
         task("14", "GC Thread#0", 4_000);
-        assertEquals(750, new CompilerQuiet(tasks).compilerNanos());
+        assertEquals(750, new CompilerQuiet(tasks, CompilerQuiet.SYSTEM).compilerNanos());
     }
 
     @Test
@@ -45,71 +44,98 @@ class CompilerQuietTest {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(10)
     void idleCompilersEndTheWaitAfterTheQuietTimeNotTheLimit() throws Exception {
         task("11", "C2 CompilerThre", 700);
-        Duration waited = new CompilerQuiet(tasks).await(Duration.ofMillis(40), Duration.ofSeconds(20));
+        VirtualClock clock = new VirtualClock(now -> { });
+        Duration waited = new CompilerQuiet(tasks, clock).await(Duration.ofMillis(40), Duration.ofSeconds(20));
         assertTrue(waited.compareTo(Duration.ofMillis(40)) >= 0, "returned before the quiet time: " + waited);
-        assertTrue(waited.compareTo(Duration.ofSeconds(20)) < 0, "waited for the limit: " + waited);
+        assertTrue(waited.compareTo(Duration.ofMillis(40 + POLL)) <= 0, "waited past the quiet time: " + waited);
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(10)
     void theWaitLastsUntilTheQuietTimeAfterTheLastCompilation() throws Exception {
         task("11", "C2 CompilerThre", 700);
         task("12", "main", 1);
-        AtomicLong lastWrite = new AtomicLong();
-        Thread compiler = compiling("11", 60, lastWrite, new AtomicBoolean(true));
-        long start = System.nanoTime();
-        new CompilerQuiet(tasks).await(Duration.ofMillis(100), Duration.ofSeconds(20));
-        long end = System.nanoTime();
-        compiler.join(10_000);
-        assertFalse(compiler.isAlive());
-        long afterLast = end - lastWrite.get();
-        assertTrue(afterLast >= TimeUnit.MILLISECONDS.toNanos(100),
+        // the compiler thread gains CPU time every 3 ms of the clock for 180 ms, then rests; the
+        // main thread works all along (its time must not count)
+        long[] lastChange = {0};
+        VirtualClock clock = new VirtualClock(now -> {
+            if (now <= ms(180)) {
+                schedstat("11", 700 + now / 3_000_000);
+                lastChange[0] = now;
+            }
+            schedstat("12", 1 + now);
+        });
+        Duration waited = new CompilerQuiet(tasks, clock).await(Duration.ofMillis(100), Duration.ofSeconds(20));
+        long afterLast = waited.toNanos() - lastChange[0];
+        assertTrue(lastChange[0] >= ms(177), "the compiler's CPU time was not followed: " + lastChange[0]);
+        assertTrue(afterLast >= ms(100),
                 "ended " + afterLast / 1000 + " us after the compiler's last CPU time (quiet time 100 ms)");
-        assertTrue(end - start < TimeUnit.SECONDS.toNanos(20), "waited for the limit");
+        assertTrue(afterLast <= ms(100 + POLL), "ended " + afterLast / 1000 + " us after it, not one poll past 100 ms");
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(10)
     void compilersThatNeverRestEndTheWaitAtTheLimit() throws Exception {
         task("11", "C1 CompilerThre", 5);
-        AtomicBoolean busy = new AtomicBoolean(true);
-        Thread compiler = compiling("11", Integer.MAX_VALUE, new AtomicLong(), busy);
-        try {
-            Duration waited = new CompilerQuiet(tasks).await(Duration.ofMillis(200), Duration.ofMillis(400));
-            assertTrue(waited.compareTo(Duration.ofMillis(400)) >= 0, "returned before the limit: " + waited);
-        } finally {
-            busy.set(false);
-            compiler.join(10_000);
-        }
+        VirtualClock clock = new VirtualClock(now -> schedstat("11", 5 + now));
+        Duration waited = new CompilerQuiet(tasks, clock).await(Duration.ofMillis(200), Duration.ofMillis(400));
+        assertTrue(waited.compareTo(Duration.ofMillis(400)) >= 0, "returned before the limit: " + waited);
+        assertTrue(waited.compareTo(Duration.ofMillis(400 + POLL)) <= 0, "waited past the limit: " + waited);
     }
 
     @Test
     @Timeout(10)
     void anUnreadableTaskDirectoryDoesNotWait() throws Exception {
-        CompilerQuiet none = new CompilerQuiet(tasks.resolve("absent"));
+        CompilerQuiet none = new CompilerQuiet(tasks.resolve("absent"), CompilerQuiet.SYSTEM);
         assertEquals(-1, none.compilerNanos());
         assertEquals(Duration.ZERO, none.await(Duration.ofSeconds(5), Duration.ofSeconds(5)));
     }
 
-    /** A thread that adds CPU time to task {@code id} every 3 ms, {@code steps} times or until {@code busy} is false. */
-    private Thread compiling(String id, int steps, AtomicLong lastWrite, AtomicBoolean busy) {
-        Thread t = new Thread(() -> {
+    /** The wait's poll interval in milliseconds: how far past its quiet time or limit it may return. */
+    private static final long POLL = 5;
+
+    private static long ms(long millis) {
+        return TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** What the "threads" do, called with the clock's time after each of the wait's sleeps. */
+    private interface Script {
+        void at(long nanos) throws IOException;
+    }
+
+    /**
+     * A clock that moves only when the wait sleeps, and then runs the script: the test decides
+     * exactly when each thread's CPU time moves, with no real thread or real time involved.
+     */
+    private static final class VirtualClock implements CompilerQuiet.Clock {
+        private final Script script;
+        private long now = ms(1_000);   // not zero: the wait must work from any starting value
+
+        VirtualClock(Script script) {
+            this.script = script;
+        }
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public void sleepMillis(long millis) {
+            now += ms(millis);
             try {
-                for (int i = 1; i <= steps && busy.get(); i++) {
-                    lastWrite.set(System.nanoTime());   // before the write: the wait cannot see it earlier
-                    writeAtomically(tasks.resolve(id).resolve("schedstat"), (1000L + i) + " 0 0\n");
-                    Thread.sleep(3);
-                }
-            } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
+                script.at(now - ms(1_000));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-        });
-        t.setDaemon(true);
-        t.start();
-        return t;
+        }
+    }
+
+    private void schedstat(String id, long nanos) throws IOException {
+        writeAtomically(tasks.resolve(id).resolve("schedstat"), nanos + " 0 0\n");
     }
 
     private void task(String id, String name, long nanos) throws IOException {
