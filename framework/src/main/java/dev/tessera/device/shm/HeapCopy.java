@@ -134,6 +134,12 @@ final class HeapCopy {
 
     /** What {@code tessera info} prints for this path. */
     static String status() {
+        try {
+            requested();
+            SingleCopy.requested();
+        } catch (dev.tessera.TesseraException e) {
+            return "refused: " + e.getMessage();
+        }
         if (!requested()) {
             return "off (tessera.shm.heapSingleCopy / TESSERA_SHM_HEAP_SINGLE_COPY)";
         }
@@ -144,15 +150,7 @@ final class HeapCopy {
     }
 
     static boolean requested() {
-        String property = System.getProperty("tessera.shm.heapSingleCopy");
-        if (property != null) {
-            return Boolean.parseBoolean(property.strip());
-        }
-        String variable = System.getenv("TESSERA_SHM_HEAP_SINGLE_COPY");
-        if (variable != null && !variable.isBlank()) {
-            return variable.strip().equals("1") || variable.strip().equalsIgnoreCase("true");
-        }
-        return true;
+        return ShmSwitch.read("tessera.shm.heapSingleCopy", "TESSERA_SHM_HEAP_SINGLE_COPY", true);
     }
 
     /**

@@ -51,6 +51,7 @@ public final class ShmFile {
         int cellBytes = Integer.getInteger("tessera.shm.cellBytes", DEFAULT_CELL_BYTES);
         int cells = Integer.getInteger("tessera.shm.cells", DEFAULT_CELLS);
         int collSlot = collectiveSlotBytes(System.getenv(), rank, wait);
+        ShmSwitch.check(rank);
         long bytes = ShmLayout.fileBytes(size, cellBytes, cells, collSlot);
         long deadline = System.nanoTime() + timeout.toNanos();
         MemorySegment file;

@@ -48,7 +48,7 @@ final class SingleCopy {
         boolean ok = false;
         try {
             if (System.getProperty("os.name", "").startsWith("Linux")
-                    && requested()) {
+                    && requestedOrOff()) {
                 Linker linker = Linker.nativeLinker();
                 SymbolLookup libc = linker.defaultLookup();
                 readv = linker.downcallHandle(libc.find("process_vm_readv").orElseThrow(),
@@ -71,8 +71,9 @@ final class SingleCopy {
     }
 
     /**
-     * True if single copy is on: {@code -Dtessera.shm.singleCopy=true|false} or
-     * {@code TESSERA_SHM_SINGLE_COPY=1|0} (the property wins); without either, on for Intel
+     * True if single copy is on: {@code -Dtessera.shm.singleCopy=on|off} or
+     * {@code TESSERA_SHM_SINGLE_COPY=on|off} (the property wins; also true/false, yes/no, 1/0; any
+     * other value is refused, {@link ShmSwitch}); without either, on for Intel
      * processors and off for others. On the Intel Xeon VM (family 6 model 207) single copy
      * takes a ping-pong of 64 KiB-1 MiB from native memory to 0.85-0.91 x Open MPI's time,
      * where the ring's two copies take 1.2-1.7 x (stop 42, docs/performance.md); on the AMD
@@ -81,15 +82,16 @@ final class SingleCopy {
      * Open MPI's CMA path was as slow there.
      */
     static boolean requested() {
-        String property = System.getProperty("tessera.shm.singleCopy");
-        if (property != null) {
-            return Boolean.parseBoolean(property.strip());
+        return ShmSwitch.read("tessera.shm.singleCopy", "TESSERA_SHM_SINGLE_COPY", intelProcessor());
+    }
+
+    /** {@link #requested}, or false for a value it refuses (which {@link ShmSwitch#check} reports). */
+    private static boolean requestedOrOff() {
+        try {
+            return requested();
+        } catch (dev.tessera.TesseraException e) {
+            return false;
         }
-        String variable = System.getenv("TESSERA_SHM_SINGLE_COPY");
-        if (variable != null && !variable.isBlank()) {
-            return variable.strip().equals("1") || variable.strip().equalsIgnoreCase("true");
-        }
-        return intelProcessor();
     }
 
     /** True if /proc/cpuinfo names an Intel processor ({@code vendor_id : GenuineIntel}). */

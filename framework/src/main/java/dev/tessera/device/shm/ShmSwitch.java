@@ -1,0 +1,55 @@
+package dev.tessera.device.shm;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import java.util.Locale;
+
+/**
+ * The on/off settings of the shm device's copy paths, each a system property and an environment
+ * variable (the property wins; a blank variable counts as unset). A value that is not one of
+ * {@code on, off, true, false, yes, no, 1, 0} (any case) is refused with the setting and the value
+ * named, rather than read as off: {@code -Dtessera.shm.singleCopy=yse} must not quietly change
+ * the path a message takes.
+ */
+final class ShmSwitch {
+
+    private ShmSwitch() {
+    }
+
+    /** The setting of {@code property}, else of {@code variable}, else {@code otherwise}. */
+    static boolean read(String property, String variable, boolean otherwise) {
+        String value = System.getProperty(property);
+        if (value != null) {
+            return parse(property, value);
+        }
+        value = System.getenv(variable);
+        if (value != null && !value.isBlank()) {
+            return parse(variable, value);
+        }
+        return otherwise;
+    }
+
+    /** {@code value} of {@code setting} as a switch; a {@link TesseraException} (ARG) naming both when it is none. */
+    static boolean parse(String setting, String value) {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "on", "true", "yes", "1" -> true;
+            case "off", "false", "no", "0" -> false;
+            default -> throw new TesseraException(ErrorClass.ARG, setting + ": unknown value '" + value
+                    + "' (valid: on, off, true, false, yes, no, 1, 0)");
+        };
+    }
+
+    /**
+     * Reads every copy-path switch of this process ({@link SingleCopy#requested}, {@link HeapCopy#requested})
+     * and refuses a bad one for {@code rank} before the device maps its file, so the error comes at once
+     * and names the rank instead of turning a path off.
+     */
+    static void check(int rank) {
+        try {
+            SingleCopy.requested();
+            HeapCopy.requested();
+        } catch (TesseraException e) {
+            throw new TesseraException(ErrorClass.ARG, "rank " + rank + ": shm device: " + e.getMessage());
+        }
+    }
+}
