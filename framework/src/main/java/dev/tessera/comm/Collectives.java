@@ -146,7 +146,7 @@ final class Collectives {
      */
     NodeCollectives pairCopyFor(String collective, NativeCollectives lib, long messageBytes) {
         NodeCollectives node = size() == 2 ? nodeFor(collective, lib, 0) : null;
-        return node != null && node.pairCopy(messageBytes) ? node : null;
+        return node != null && node.pairCopy(collective, messageBytes) ? node : null;
     }
 
     // ------------------------------------------------------------------ barrier, bcast

@@ -1072,12 +1072,16 @@ final class NodeCollectives {
     }
 
     /**
-     * Whether a two-rank call whose messages carry {@code messageBytes} each goes point to point by
+     * Whether a two-rank {@code collective} whose messages carry {@code messageBytes} each goes point to point by
      * the device's single copy of heap arrays ({@link PairCopyDecision}) instead of through the slots.
      * Every rank gives the same answer for the same size (the device's answer is the same on every member).
      */
-    boolean pairCopy(long messageBytes) {
-        return PairCopyDecision.choose(messageBytes, p, p == 2 && region.singleCopies(messageBytes));
+    boolean pairCopy(String collective, long messageBytes) {
+        try {
+            return PairCopyDecision.choose(collective, messageBytes, p, p == 2 && region.singleCopies(messageBytes));
+        } catch (dev.tessera.TesseraException e) {
+            throw new dev.tessera.TesseraException(e.errorClass(), "rank " + me + ": " + collective + ": " + e.getMessage());
+        }
     }
 
     /** Calls that went point to point by {@link #pairCopy} (diagnostics: {@link Comm#singleCopyCollectiveCalls}). */

@@ -1,6 +1,9 @@
 package dev.tessera.comm;
 
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Whether a collective of two ranks on the shm device sends its data point to point, where the
@@ -9,18 +12,21 @@ import java.util.Locale;
  * copies into a slot and the receiver out of it (decision kept apart from the algorithms,
  * {@link PairCopyAlgorithms}).
  *
- * <p>Where it wins: with the single copy the receiver's core reads the sender's buffer itself; a
- * buffer the sender has not written since is then read out of the receiver's own cache, as Open
- * MPI's vader reads it by CMA, where the slots bring every line across the cores on every call
- * (docs/performance.md, stops 44 and 48). Below {@link #MIN_BYTES} a message (one block of an
- * allgather or alltoall, the vector of a bcast or reduce) stays in the slots: the single copy's
- * hand-over (a cell, the sender's offer, the receiver's read call) costs more than the copies it saves.
+ * <p>Where it wins (docs/performance.md, stop 49, measured on the Intel Xeon kind): bcast and
+ * allgather from 128 KiB, where the slots' chunked path has a slow mode (bcast 256 KiB: 63-98 us
+ * through the slots, 28-57 us point to point, Open MPI 25 us); alltoall is level. Below 128 KiB
+ * the single copy's hand-over (a cell, the sender's offer, the receiver's read call) costs more
+ * than the copy it saves (bcast 16-64 KiB 1.1-1.8x slower point to point), and a reduce is
+ * slower at every size (the root copies, then folds, where the slots let both ranks work on
+ * chunks at once: 1 MiB 595 us against 233), so reduce is not taken by default.
  *
  * <p>{@code -Dtessera.shm.coll.singleCopy=auto|off} or {@code TESSERA_SHM_COLL_SINGLE_COPY=auto|off}
  * (the property wins; {@code 0} and {@code false} mean off; default auto: taken where the device
  * says every member copies heap arrays singly, that is with spinning ranks, a working C compiler for
- * the helper and single copy on, see {@code tessera info}). Every rank must be given the same
- * setting, as for the other shared-memory collective switches.
+ * the helper and single copy on, see {@code tessera info}); {@code tessera.shm.coll.singleCopyCalls}
+ * (default {@code bcast,allgather,alltoall}; {@code reduce} may be added) and
+ * {@code tessera.shm.coll.singleCopyMin} (bytes, default 128 KiB). Every rank must be given the
+ * same settings, as for the other shared-memory collective switches.
  */
 final class PairCopyDecision {
 
@@ -32,7 +38,13 @@ final class PairCopyDecision {
      * Smallest message that goes point to point ({@code tessera.shm.coll.singleCopyMin}, bytes; the
      * device's own lower limit for heap single copies, 16 KiB, applies too).
      */
-    static final long MIN_BYTES = Long.getLong("tessera.shm.coll.singleCopyMin", 16 * 1024);
+    static final long MIN_BYTES = Long.getLong("tessera.shm.coll.singleCopyMin", 128 * 1024);
+
+    private static final Set<String> KNOWN = Set.of("bcast", "reduce", "allgather", "alltoall");
+
+    /** The collectives that may take the path ({@code tessera.shm.coll.singleCopyCalls}). */
+    static final String CALLS_SETTING = System.getProperty("tessera.shm.coll.singleCopyCalls", "bcast,allgather,alltoall");
+    static final Set<String> CALLS = calls(CALLS_SETTING);
 
     private PairCopyDecision() {
     }
@@ -42,11 +54,31 @@ final class PairCopyDecision {
         return !(s.equals("off") || s.equals("0") || s.equals("false") || s.equals("no"));
     }
 
+    /** The names in {@code v} (comma-separated, blank: none); null if one is not a collective that has the path. */
+    static Set<String> calls(String v) {
+        Set<String> names = new java.util.TreeSet<>();
+        for (String name : v.split(",")) {
+            String n = name.strip().toLowerCase(Locale.ROOT);
+            if (n.isEmpty()) {
+                continue;
+            }
+            if (!KNOWN.contains(n)) {
+                return null;
+            }
+            names.add(n);
+        }
+        return Set.copyOf(names);
+    }
+
     /**
-     * Whether a call of {@code ranks} ranks whose messages carry {@code messageBytes} each goes point to
-     * point; {@code singleCopies}: whether the device copies a heap message of that size once.
+     * Whether a {@code collective} of {@code ranks} ranks whose messages carry {@code messageBytes} each
+     * goes point to point; {@code singleCopies}: whether the device copies a heap message of that size once.
      */
-    static boolean choose(long messageBytes, int ranks, boolean singleCopies) {
-        return ON && ranks == 2 && messageBytes >= MIN_BYTES && singleCopies;
+    static boolean choose(String collective, long messageBytes, int ranks, boolean singleCopies) {
+        if (CALLS == null) {
+            throw new TesseraException(ErrorClass.ARG, "tessera.shm.coll.singleCopyCalls: '" + CALLS_SETTING
+                    + "' names a collective without the single-copy path (valid: bcast, reduce, allgather, alltoall)");
+        }
+        return ON && ranks == 2 && CALLS.contains(collective) && messageBytes >= MIN_BYTES && singleCopies;
     }
 }

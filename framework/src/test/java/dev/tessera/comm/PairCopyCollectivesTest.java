@@ -28,34 +28,62 @@ import org.junit.jupiter.api.Timeout;
 class PairCopyCollectivesTest {
 
     /** Long elements per message: either side of the lower limit (16 KiB), odd counts, either side of the 2 MiB cap. */
-    static final int[] COUNTS = {2047, 2048, 2049, 4097, 40001, 262143, 262144, 262145};
+    static final int[] COUNTS = {2047, 2048, 2049, 40001, 262144, 262145};
+    /** Either side of the default lower limit (128 KiB), and a large one. */
+    static final int[] DEFAULT_COUNTS = {16383, 16384, 262144};
+    /** For the runs that take the slots: a message in the path's range and one above it. */
+    static final int[] SLOT_COUNTS = {2048, 40001, 262145};
 
     static final Op ORDERED = Op.ofLongs((a, b) -> a * 31 + b, false);
 
+    /** Every collective that has the path, from the device's lower limit. */
     static final List<String> SPIN = List.of("-Dtessera.shm.singleCopy=true", "-Dtessera.shm.heapSingleCopy=true",
-            "-Dtessera.wait=spin", "-Xmx512m");
+            "-Dtessera.wait=spin", "-Xmx512m", "-Dtessera.shm.coll.singleCopyCalls=bcast,reduce,allgather,alltoall",
+            "-Dtessera.shm.coll.singleCopyMin=16384");
 
     @Test
     void twoRankCollectivesGoBySingleCopyWhileTheCollectorsMoveTheArrays() {
-        new ProcessJobRunner("shm", Duration.ofSeconds(200), 0, SPIN).run(2, world -> calls(world, true));
+        new ProcessJobRunner("shm", Duration.ofSeconds(200), 0, SPIN).run(2, world -> calls(world, true, COUNTS));
+    }
+
+    /** The defaults: bcast, allgather and alltoall from 128 KiB; reduce through the slots. */
+    @Test
+    void byDefaultLargeBcastAllgatherAndAlltoallGoBySingleCopyAndReduceThroughTheSlots() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(200), 0, SPIN.subList(0, 4)).run(2, world -> {
+            assertEquals(128 * 1024, PairCopyDecision.MIN_BYTES);
+            assertEquals(java.util.Set.of("bcast", "allgather", "alltoall"), PairCopyDecision.CALLS);
+            calls(world, true, DEFAULT_COUNTS);
+        });
+    }
+
+    @Test
+    void aCollectiveWithoutThePathInTheListIsRefusedWithTheRankAndTheSetting() {
+        List<String> opts = new ArrayList<>(SPIN.subList(0, 4));
+        opts.add("-Dtessera.shm.coll.singleCopyCalls=bcast,allreduce");
+        ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(100), 0, opts)
+                .launch(2, world -> world.bcast(Buffer.of(new long[32768]), 0), List.of());
+        org.junit.jupiter.api.Assertions.assertNotEquals(0, r.status(), r.output());
+        org.junit.jupiter.api.Assertions.assertTrue(r.output().contains("bcast: tessera.shm.coll.singleCopyCalls: "
+                + "'bcast,allreduce' names a collective without the single-copy path"), r.output());
     }
 
     @Test
     void withTheSwitchOffTheSameCallsGoThroughTheSlots() {
         List<String> opts = new ArrayList<>(SPIN);
         opts.add("-Dtessera.shm.coll.singleCopy=off");
-        new ProcessJobRunner("shm", Duration.ofSeconds(200), 0, opts).run(2, world -> calls(world, false));
+        new ProcessJobRunner("shm", Duration.ofSeconds(200), 0, opts).run(2, world -> calls(world, false, SLOT_COUNTS));
     }
 
     @Test
     void withSleepingWaitsTheSameCallsGoThroughTheSlots() {
         new ProcessJobRunner("shm", Duration.ofSeconds(200), 0, List.of("-Dtessera.shm.singleCopy=true",
-                "-Dtessera.shm.heapSingleCopy=true", "-Dtessera.wait=block", "-Xmx512m")).run(2, world -> calls(world, false));
+                "-Dtessera.shm.heapSingleCopy=true", "-Dtessera.wait=block", "-Xmx512m")).run(2, world -> calls(world, false, SLOT_COUNTS));
     }
 
-    /** Whether a message of {@code bytes} takes the path (by default: 16 KiB to 2 MiB). */
-    static boolean inRange(long bytes) {
-        return bytes >= Math.max(16 * 1024, PairCopyDecision.MIN_BYTES) && bytes <= 2L << 20;
+    /** Whether {@code collective} with messages of {@code bytes} takes the path where the ranks may take it. */
+    static boolean takes(String collective, long bytes) {
+        return PairCopyDecision.CALLS.contains(collective) && bytes >= Math.max(16 * 1024, PairCopyDecision.MIN_BYTES)
+                && bytes <= 2L << 20;
     }
 
     static long value(int rank, int i, int round) {
@@ -70,7 +98,7 @@ class PairCopyCollectivesTest {
         return a;
     }
 
-    static void calls(Comm world, boolean singleCopy) throws Exception {
+    static void calls(Comm world, boolean singleCopy, int[] counts) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         Thread collector = new Thread(() -> {
             List<byte[]> keep = new ArrayList<>();
@@ -88,8 +116,11 @@ class PairCopyCollectivesTest {
             int me = world.rank();
             long[] calls = {world.singleCopyCollectiveCalls()};
             int round = 0;
-            for (int n : COUNTS) {
-                boolean path = singleCopy && inRange(8L * n);
+            for (int n : counts) {
+                boolean path = singleCopy && takes("bcast", 8L * n);
+                boolean reducePath = singleCopy && takes("reduce", 8L * n);
+                boolean gatherPath = singleCopy && takes("allgather", 8L * n);
+                boolean allPath = singleCopy && takes("alltoall", 8L * n);
                 for (int first = 0; first < 2; first++) {
                     round++;
                     String what = n + " longs, rank " + first + " first";
@@ -100,19 +131,19 @@ class PairCopyCollectivesTest {
                         took(world, calls, path, "bcast root " + root + ", " + what);
                         assertArrayEquals(values(root, n, round), b, "bcast root " + root + ", " + what);
 
-                        reduces(world, n, round, root, first, path, calls, what);
+                        reduces(world, n, round, root, first, reducePath, calls, what);
                     }
                     arriveInOrder(world, first);
                     long[] all = new long[2 * n];
                     world.allgather(Buffer.of(values(me, n, round)), Buffer.of(all));
-                    took(world, calls, path, "allgather, " + what);
+                    took(world, calls, gatherPath, "allgather, " + what);
                     assertArrayEquals(concat(values(0, n, round), values(1, n, round)), all, "allgather, " + what);
 
                     arriveInOrder(world, first);
                     long[] inPlace = new long[2 * n];
                     System.arraycopy(values(me, n, round + 1), 0, inPlace, me * n, n);
                     world.allgather(Buffer.of(inPlace));
-                    took(world, calls, path, "in-place allgather, " + what);
+                    took(world, calls, gatherPath, "in-place allgather, " + what);
                     assertArrayEquals(concat(values(0, n, round + 1), values(1, n, round + 1)), inPlace,
                             "in-place allgather, " + what);
 
@@ -120,7 +151,7 @@ class PairCopyCollectivesTest {
                     long[] send = values(me, 2 * n, round);
                     long[] recv = new long[2 * n];
                     world.alltoall(Buffer.of(send), Buffer.of(recv));
-                    took(world, calls, path, "alltoall, " + what);
+                    took(world, calls, allPath, "alltoall, " + what);
                     for (int j = 0; j < 2; j++) {
                         for (int i = 0; i < n; i++) {
                             if (recv[j * n + i] != value(j, me * n + i, round)) {
@@ -131,8 +162,8 @@ class PairCopyCollectivesTest {
                     }
                     assertArrayEquals(values(me, 2 * n, round), send, "alltoall send buffer unchanged, " + what);
                 }
-                runAhead(world, n, round, path, calls);
-                headToHead(world, n, round, path, calls);
+                runAhead(world, n, round, path, reducePath, calls);
+                headToHead(world, n, round, path, reducePath, calls);
             }
         } finally {
             stop.set(true);
@@ -179,7 +210,7 @@ class PairCopyCollectivesTest {
      * A root that runs several calls ahead: rank 0 broadcasts and rank 1 reduces to itself three
      * times each before the other calls, so the messages arrive before their receives are posted.
      */
-    static void runAhead(Comm world, int n, int round, boolean path, long[] calls) {
+    static void runAhead(Comm world, int n, int round, boolean path, boolean reducePath, long[] calls) {
         int me = world.rank();
         if (me == 1) {
             churn();
@@ -200,7 +231,7 @@ class PairCopyCollectivesTest {
         for (int k = 0; k < 3; k++) {
             long[] r = new long[n];
             world.reduce(Buffer.of(values(me, n, round + 20 + k)), Buffer.of(r), Op.SUM, 1);
-            took(world, calls, path, "run-ahead reduce " + k + " of " + n + " longs");
+            took(world, calls, reducePath, "run-ahead reduce " + k + " of " + n + " longs");
             if (me == 1) {
                 assertArrayEquals(expected(Op.SUM, n, round + 20 + k), r, "run-ahead reduce " + k + " of " + n + " longs");
             }
@@ -212,7 +243,7 @@ class PairCopyCollectivesTest {
      * (stop 47's hang after the merge): rank 0 broadcasts, then receives; rank 1 sends, then takes
      * the broadcast. Then the same with a reduce to rank 1 against rank 1's send.
      */
-    static void headToHead(Comm world, int n, int round, boolean path, long[] calls) {
+    static void headToHead(Comm world, int n, int round, boolean path, boolean reducePath, long[] calls) {
         int me = world.rank();
         long[] b = me == 0 ? values(0, n, round + 30) : new long[n];
         long[] p2p = new long[n];
@@ -236,7 +267,7 @@ class PairCopyCollectivesTest {
             world.reduce(Buffer.of(values(1, n, round + 32)), Buffer.of(r), Op.SUM, 1);
             assertArrayEquals(expected(Op.SUM, n, round + 32), r, "reduce head to head with a message, " + n + " longs");
         }
-        took(world, calls, path, "reduce head to head with a message, " + n + " longs");
+        took(world, calls, reducePath, "reduce head to head with a message, " + n + " longs");
     }
 
     /** The other rank collects first, so {@code first} calls first (most of the time: the order is not asserted). */
