@@ -12,19 +12,20 @@ import java.util.Set;
  * copies into a slot and the receiver out of it (decision kept apart from the algorithms,
  * {@link PairCopyAlgorithms}).
  *
- * <p>Where it wins (docs/performance.md, stop 49, measured on the Intel Xeon kind): bcast and
- * allgather from 128 KiB, where the slots' chunked path has a slow mode (bcast 256 KiB: 63-98 us
- * through the slots, 28-57 us point to point, Open MPI 25 us); alltoall is level. Below 128 KiB
- * the single copy's hand-over (a cell, the sender's offer, the receiver's read call) costs more
- * than the copy it saves (bcast 16-64 KiB 1.1-1.8x slower point to point), and a reduce is
- * slower at every size (the root copies, then folds, where the slots let both ranks work on
- * chunks at once: 1 MiB 595 us against 233), so reduce is not taken by default.
+ * <p>Where it wins (docs/performance.md, stop 49, Intel Xeon model 167, 3 alternating rounds
+ * next to Open MPI): bcast from 128 KiB (512 KiB: 42 us against 67 us through the slots, Open
+ * MPI 42 us; 256 KiB 27 against 31; level at 128 KiB and 2 MiB). Not by default: allgather (256
+ * KiB 274 us against 75: both ranks offer at once and each waits for the other's read), alltoall
+ * (level at every size), reduce (1 MiB 595 us against 233 in stop 49's first run: the root
+ * copies, then folds, where the slots let both ranks work on chunks at once), and any call
+ * under 128 KiB (the single copy's hand-over, a cell, the sender's offer and the receiver's read
+ * call, costs more than the copy it saves: bcast 16-64 KiB 1.1-1.8x slower point to point).
  *
  * <p>{@code -Dtessera.shm.coll.singleCopy=auto|off} or {@code TESSERA_SHM_COLL_SINGLE_COPY=auto|off}
  * (the property wins; {@code 0} and {@code false} mean off; default auto: taken where the device
  * says every member copies heap arrays singly, that is with spinning ranks, a working C compiler for
  * the helper and single copy on, see {@code tessera info}); {@code tessera.shm.coll.singleCopyCalls}
- * (default {@code bcast,allgather,alltoall}; {@code reduce} may be added) and
+ * (default {@code bcast}; also {@code reduce}, {@code allgather}, {@code alltoall}) and
  * {@code tessera.shm.coll.singleCopyMin} (bytes, default 128 KiB). Every rank must be given the
  * same settings, as for the other shared-memory collective switches.
  */
@@ -43,7 +44,7 @@ final class PairCopyDecision {
     private static final Set<String> KNOWN = Set.of("bcast", "reduce", "allgather", "alltoall");
 
     /** The collectives that may take the path ({@code tessera.shm.coll.singleCopyCalls}). */
-    static final String CALLS_SETTING = System.getProperty("tessera.shm.coll.singleCopyCalls", "bcast,allgather,alltoall");
+    static final String CALLS_SETTING = System.getProperty("tessera.shm.coll.singleCopyCalls", "bcast");
     static final Set<String> CALLS = calls(CALLS_SETTING);
 
     private PairCopyDecision() {
