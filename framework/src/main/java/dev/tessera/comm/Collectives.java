@@ -138,6 +138,17 @@ final class Collectives {
         return node != null && (bytes <= node.slotBytes() || node.chunksLarge(collective.equals("bcast"), bytes)) ? node : null;
     }
 
+    /**
+     * The shared-memory collectives when a call of two ranks whose messages carry {@code messageBytes}
+     * each goes between them point to point, by the device's single copy of heap arrays
+     * ({@link PairCopyDecision}, {@link PairCopyAlgorithms}): as {@link #nodeFor}, and the decision
+     * says so; else null. Every rank agrees when their calls do.
+     */
+    NodeCollectives pairCopyFor(String collective, NativeCollectives lib, long messageBytes) {
+        NodeCollectives node = size() == 2 ? nodeFor(collective, lib, 0) : null;
+        return node != null && node.pairCopy(collective, messageBytes) ? node : null;
+    }
+
     // ------------------------------------------------------------------ barrier, bcast
 
     void barrier() {
@@ -170,6 +181,17 @@ final class Collectives {
         comm.checkBuffer(call, buffer, rank() != root);   // the root only reads its buffer
         NativeCollectives lib = nativeFor("bcast", buffer.type(), null, buffer.count());
         MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
+        NodeCollectives pair = pairCopyFor("bcast", lib, data.byteSize());
+        if (pair != null) {
+            CollectiveChannel ch = pair.pairCopyChannel(CollectiveCheck.Signature.of(call, buffer.type(), buffer.count(), root,
+                    null), buffer.type());
+            PairCopyAlgorithms.bcast(ch, data, root);
+            ch.finish();
+            if (rank() != root) {
+                buffer.received(data.byteSize());
+            }
+            return;
+        }
         NodeCollectives node = nodeForLarge("bcast", lib, data.byteSize());
         if (node != null) {
             node.bcast(CollectiveCheck.Signature.of(call, buffer.type(), buffer.count(), root, null), data, root);
@@ -306,6 +328,16 @@ final class Collectives {
         }
         NativeCollectives lib = nativeFor("allgather", recv.type(), null, block);
         MemorySegment data = recv.receiveSegment();
+        NodeCollectives pair = pairCopyFor("allgather", lib, mine.byteSize());
+        if (pair != null) {
+            CollectiveChannel ch = pair.pairCopyChannel(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+                    recv.type());
+            PairCopyAlgorithms.allgather(ch, own != null ? own : data.asSlice(rank() * mine.byteSize(), mine.byteSize()),
+                    data, own != null);
+            ch.finish();
+            recv.received(data.byteSize());
+            return;
+        }
         NodeCollectives node = nodeForLarge("allgather", lib, mine.byteSize());
         if (node != null) {
             // out of place: the send buffer goes into the slots and into this rank's block a chunk at a time
@@ -357,6 +389,15 @@ final class Collectives {
         int block = blockCount(call, recv, size());
         long blockBytes = (long) block * recv.type().byteSize();
         NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
+        NodeCollectives pair = pairCopyFor("alltoall", lib, blockBytes);
+        if (pair != null) {
+            CollectiveChannel ch = pair.pairCopyChannel(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+                    recv.type());
+            PairCopyAlgorithms.alltoall(ch, send.sendSegment(), recv.receiveSegment(), blockBytes);
+            ch.finish();
+            recv.received(recv.byteSize());
+            return;
+        }
         NodeCollectives node = nodeFor("alltoall", lib, blockBytes * size());
         if (node != null) {
             node.alltoall(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null), send.sendSegment(),

@@ -1048,6 +1048,17 @@ public class Comm {
     }
 
     /**
+     * How many collective calls of this rank on this communicator went between its two ranks as
+     * point-to-point messages that the shm device copies once (heap arrays, see
+     * docs/performance.md, stop 48) instead of through the shared-memory slots. A diagnostic, for
+     * checking that the path is taken.
+     */
+    public long singleCopyCollectiveCalls() {
+        NodeCollectives n = node();
+        return n == null ? 0 : n.pairCopyCalls();
+    }
+
+    /**
      * The shared-memory collectives of this communicator ({@link NodeCollectives}), or null
      * when the device offers no shared region for it (not the shm device, TESSERA_SHM_COLL=off,
      * a communicator other than the world) or it has one rank.

@@ -1072,6 +1072,42 @@ final class NodeCollectives {
     }
 
     /**
+     * Whether a two-rank {@code collective} whose messages carry {@code messageBytes} each goes point to point by
+     * the device's single copy of heap arrays ({@link PairCopyDecision}) instead of through the slots.
+     * Every rank gives the same answer for the same size (the device's answer is the same on every member).
+     */
+    boolean pairCopy(String collective, long messageBytes) {
+        try {
+            return PairCopyDecision.choose(collective, messageBytes, p, p == 2 && region.singleCopies(messageBytes));
+        } catch (dev.tessera.TesseraException e) {
+            throw new dev.tessera.TesseraException(e.errorClass(), "rank " + me + ": " + collective + ": " + e.getMessage());
+        }
+    }
+
+    /** Calls that went point to point by {@link #pairCopy} (diagnostics: {@link Comm#singleCopyCollectiveCalls}). */
+    long pairCopyCalls() {
+        return pairCopyCalls.get();
+    }
+
+    private final java.util.concurrent.atomic.AtomicLong pairCopyCalls = new java.util.concurrent.atomic.AtomicLong();
+
+    /** The channel of a call that {@link #pairCopy} sends point to point: {@link #channel}, counted. */
+    CollectiveChannel pairCopyChannel(CollectiveCheck.Signature signature, Datatype type) {
+        pairCopyCalls.setRelease(pairCopyCalls.getPlain() + 1);
+        return channel(signature, type);
+    }
+
+    /** A heap scratch of {@code bytes} for a two-rank reduce's receive ({@link PairCopyAlgorithms#reduce}), kept for the next calls. */
+    MemorySegment pairScratch(long bytes) {
+        if (pairScratch == null || pairScratch.byteSize() < bytes) {
+            pairScratch = MemorySegment.ofArray(new long[(int) ((bytes + 7) / 8)]);
+        }
+        return pairScratch.asSlice(0, bytes);
+    }
+
+    private MemorySegment pairScratch;
+
+    /**
      * A call that runs a point-to-point algorithm (its data does not fit a slot, or an
      * algorithm is forced): publishes the flag, and returns the channel whose agreement check
      * compares the right neighbour's flag.

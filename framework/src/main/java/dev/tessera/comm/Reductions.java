@@ -141,6 +141,9 @@ final class Reductions {
         boolean isRoot = c.rank() == root;
         // In place (send == null): recv holds the contribution on every rank and the result at the root.
         Buffer contribution = send != null ? send : recv;
+        if (contribution != null && contribution.type() != Datatype.OBJECT && pairReduce(call, send, recv, contribution, op, root)) {
+            return;
+        }
         if (!isRoot && contribution != null && contribution.type() != Datatype.OBJECT) {
             NodeCollectives node = c.nodeForChunked("reduce", c.nativeFor("reduce", contribution.type(), op,
                     contribution.count()), 0, Long.MAX_VALUE);
@@ -187,6 +190,44 @@ final class Reductions {
         if (isRoot) {
             recv.received(data.byteSize());
         }
+    }
+
+    /**
+     * A two-rank reduce that goes point to point by the device's single copy ({@link PairCopyDecision}):
+     * true if it ran. The contributor sends its vector as it is; the root receives it into its result,
+     * or a kept scratch, and folds its own in ({@link PairCopyAlgorithms#reduce}).
+     */
+    private boolean pairReduce(String call, Buffer send, Buffer recv, Buffer contribution, Op op, int root) {
+        NodeCollectives pair = c.pairCopyFor("reduce", c.nativeFor("reduce", contribution.type(), op, contribution.count()),
+                contribution.byteSize());
+        if (pair == null) {
+            return false;
+        }
+        boolean isRoot = c.rank() == root;
+        MemorySegment in;
+        MemorySegment data;
+        if (isRoot) {
+            check(call, send, recv, op);
+            in = nativeSend(send, recv);   // null: in place (or overlapping buffers, copied over)
+            data = recv.receiveSegment();
+        } else {
+            comm.checkBuffer(call, contribution, false);
+            if (op == null) {
+                throw new dev.tessera.TesseraException(dev.tessera.ErrorClass.OP, comm.where(call) + ": operation is null");
+            }
+            op.validate(contribution.type(), contribution.count(), comm, call);
+            in = null;
+            data = contribution.sendSegment();
+        }
+        boolean scratch = isRoot && (in == null || root == 1 && !op.symmetric());
+        CollectiveChannel ch = pair.pairCopyChannel(CollectiveCheck.Signature.of(call, contribution.type(),
+                contribution.count(), root, op), contribution.type());
+        PairCopyAlgorithms.reduce(ch, in, data, contribution.count(), op, root, scratch ? pair.pairScratch(data.byteSize()) : null);
+        ch.finish();
+        if (isRoot) {
+            recv.received(data.byteSize());
+        }
+        return true;
     }
 
     private Buffer scratchLike(Buffer send, String call) {

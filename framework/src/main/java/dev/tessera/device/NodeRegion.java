@@ -65,6 +65,16 @@ public interface NodeRegion {
         return false;
     }
 
+    /**
+     * Whether a point-to-point message of {@code bytes} bytes from a Java heap array goes by single
+     * copy (the receiver reads the sender's array in place) between any two members, both ways. The
+     * same answer on every member (the device decides it from what every member published), so the
+     * members agree on a collective path chosen by it. By default false.
+     */
+    default boolean singleCopies(long bytes) {
+        return false;
+    }
+
     /** After a member published a flag: wakes the members that sleep in {@link #awaitUntil}. */
     void wake();
 }

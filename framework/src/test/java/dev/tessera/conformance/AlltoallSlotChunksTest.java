@@ -30,6 +30,8 @@ class AlltoallSlotChunksTest {
 
     private static final String CHUNKS_ON = "-Dtessera.alltoall.slotChunksMax=262144";
     private static final String PAIR_ON = "-Dtessera.alltoallv.pairSlotsMax=262144";
+    /** Two spinning ranks send blocks of 16 KiB-2 MiB point to point by single copy unless this keeps them in the slots (PairCopyDecision). */
+    private static final String SLOTS = "-Dtessera.shm.coll.singleCopy=off";
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 4})
@@ -45,7 +47,7 @@ class AlltoallSlotChunksTest {
 
     @Test
     void aLargeCallAtTheDefaultSlotSizeTakesTheChunksWithTwoRanks() {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(CHUNKS_ON)).run(2, world -> {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(CHUNKS_ON, SLOTS)).run(2, world -> {
             transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, true);
             transposeAndCheck(world, 7, true);
         });
@@ -74,7 +76,7 @@ class AlltoallSlotChunksTest {
 
     @Test
     void byDefaultTwoSpinningRanksTakeTheChunksUpToFourMiBPerRank() {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=spin")).run(2, world -> {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=spin", SLOTS)).run(2, world -> {
             transposeAndCheck(world, 100 * 1024 / 4 / world.size() + 3, true);
             transposeAndCheck(world, (4 << 20) / 4 / world.size(), true);        // 4 MiB per rank: the limit
             transposeAndCheck(world, (4 << 20) / 4 / world.size() + 1, false);   // past it: point to point

@@ -28,10 +28,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(120)
 class SharedMemoryCollectivesTest {
 
+    /**
+     * Keeps two-rank calls of 16 KiB-2 MiB messages in the slots, which these tests cover: by default they
+     * go point to point by the device's single copy (PairCopyDecision; PairCopyCollectivesTest covers that).
+     */
+    static final String SLOTS = "-Dtessera.shm.coll.singleCopy=off";
+
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 4})
     void everyCoveredCollectiveTakesTheSharedMemoryPath(int ranks) {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(ranks, world -> everyCollective(world, true));
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(SLOTS)).run(ranks, world -> everyCollective(world, true));
     }
 
     @Test
@@ -185,7 +191,7 @@ class SharedMemoryCollectivesTest {
     @ParameterizedTest(name = "chunks {0}")
     @ValueSource(strings = {"auto", "off"})
     void twoRanksBcastAndAllgatherLargerThanASlotInChunks(String chunks) {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.chunks=" + chunks))
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.shm.coll.chunks=" + chunks, SLOTS))
                 .run(2, world -> {
                     int me = world.rank();
                     boolean on = chunks.equals("auto");
@@ -257,7 +263,7 @@ class SharedMemoryCollectivesTest {
     @ParameterizedTest(name = "wait {0}")
     @ValueSource(strings = {"spin", "block"})
     void spinningAndBlockingRanksGet64KiBSlots(String wait) {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=" + wait,
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of("-Dtessera.wait=" + wait, SLOTS,
                 "-Dtessera.shm.coll.chunks=off")).run(2, world -> {
             int me = world.rank();
             for (int ints : new int[] {8 * 1024, 16 * 1024, 16 * 1024 + 2}) {   // 32 KiB, 64 KiB, 64 KiB + 8 B
@@ -410,7 +416,7 @@ class SharedMemoryCollectivesTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"2 ranks", "2 ranks pairReduce=off", "3 ranks", "4 ranks"})
     void reductionsLargerThanASlotGoThroughItInChunks(String job) {
-        List<String> opts = new java.util.ArrayList<>(List.of("-Dtessera.shm.coll.slotBytes=64"));
+        List<String> opts = new java.util.ArrayList<>(List.of("-Dtessera.shm.coll.slotBytes=64", SLOTS));
         if (job.contains("pairReduce=off")) {
             opts.add("-Dtessera.shm.coll.pairReduce=off");
         }
@@ -563,7 +569,7 @@ class SharedMemoryCollectivesTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 4})
     void splitReductionsAtTheDefaultSlotSize(int ranks) {
-        new ProcessJobRunner("shm", Duration.ofSeconds(90)).run(ranks, world -> {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(SLOTS)).run(ranks, world -> {
             int p = world.size();
             int me = world.rank();
             int n = 70_001;   // floats: 4 chunks of 16384 and one of 4465; doubles: 8 of 8192 and one of 4465

@@ -260,6 +260,7 @@ public final class ShmDevice extends MatchingDevice {
             }
         }
         this.heapCopy = !blocking && readsAll && HeapCopy.available();
+        ShmLayout.setIntRelease(file, ShmLayout.rankOffset(rank) + ShmLayout.R_HEAP_COPY, heapCopy ? 1 : 2);
         failure.onRankDeath(this::failPendingWith);
     }
 
@@ -1616,6 +1617,37 @@ public final class ShmDevice extends MatchingDevice {
         @Override
         public boolean waitsBlock() {
             return blocking;
+        }
+
+        /**
+         * Heap arrays of {@link HeapCopy#MIN_BYTES} to {@link HeapCopy#MAX_BYTES} go by single copy between
+         * every two members (every member published that its heap single copy is on, and no two share a
+         * process): decided once from the flags every member writes when its device starts, waiting for a
+         * member that has not written its flag yet, so every member gives the same answer.
+         */
+        @Override
+        public boolean singleCopies(long bytes) {
+            return bytes >= HeapCopy.MIN_BYTES && bytes <= HeapCopy.MAX_BYTES && heapCopyAll();
+        }
+
+        /** 0: not decided yet; 1: every member copies heap arrays singly; 2: not every one. */
+        private int heapCopyAll;
+
+        private boolean heapCopyAll() {
+            int known = heapCopyAll;
+            if (known == 0) {
+                boolean all = true;
+                for (int p = 0; p < size; p++) {
+                    long at = ShmLayout.rankOffset(p) + ShmLayout.R_HEAP_COPY;
+                    if (p != rank) {
+                        awaitCondition(() -> ShmLayout.getIntAcquire(file, at) != 0, world[p]);
+                    }
+                    all &= ShmLayout.getIntAcquire(file, at) == 1 && (p == rank || peerPids[p] != peerPids[rank]);
+                }
+                known = all ? 1 : 2;
+                heapCopyAll = known;
+            }
+            return known == 1;
         }
 
         @Override

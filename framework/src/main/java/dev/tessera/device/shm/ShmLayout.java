@@ -22,7 +22,8 @@ import java.lang.invoke.VarHandle;
  *  40   int   largest payload of a lane entry (LANE_MAX)
  *  64 + 64 r  per rank: +0 long pid, +8 int state (0 absent, 1 attached, 2 closed cleanly),
  *             +16 long address of its single-copy probe word (0: none), +24 int single copy:
- *             0 not known yet, 1 this rank can read every peer's memory, 2 it cannot
+ *             0 not known yet, 1 this rank can read every peer's memory, 2 it cannot; +28 int
+ *             heap single copy ({@code HeapCopy}): 0 not known yet, 1 on for this rank, 2 off
  *  2048       abort reason, UTF-8, up to 2048 bytes
  * rings, one per ordered pair (src, dst), at HEADER_BYTES + (src * size + dst) * ringBytes
  *   0   heap single-copy slot of the pair (HeapCopy): int state, int id, long address,
@@ -85,6 +86,7 @@ final class ShmLayout {
     static final int RANK_STRIDE = 64;
     static final int R_PROBE = 16;
     static final int R_SINGLE_COPY = 24;
+    static final int R_HEAP_COPY = 28;
     static final int OFF_ABORT_TEXT = 2048;
     static final int MAX_ABORT_TEXT = 2048;
 

@@ -1,0 +1,85 @@
+package dev.tessera.comm;
+
+import dev.tessera.ErrorClass;
+import dev.tessera.TesseraException;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Whether a collective of two ranks on the shm device sends its data point to point, where the
+ * device copies heap arrays once (the receiver reads the sender's array in place,
+ * {@code NodeRegion#singleCopies}), instead of through the shared-memory slots, where the sender
+ * copies into a slot and the receiver out of it (decision kept apart from the algorithms,
+ * {@link PairCopyAlgorithms}).
+ *
+ * <p>Where it wins (docs/performance.md, stop 49, Intel Xeon model 167, 3 alternating rounds
+ * next to Open MPI): bcast from 128 KiB (512 KiB: 42 us against 67 us through the slots, Open
+ * MPI 42 us; 256 KiB 27 against 31; level at 128 KiB and 2 MiB). Not by default: allgather (256
+ * KiB 274 us against 75: both ranks offer at once and each waits for the other's read), alltoall
+ * (level at every size), reduce (1 MiB 595 us against 233 in stop 49's first run: the root
+ * copies, then folds, where the slots let both ranks work on chunks at once), and any call
+ * under 128 KiB (the single copy's hand-over, a cell, the sender's offer and the receiver's read
+ * call, costs more than the copy it saves: bcast 16-64 KiB 1.1-1.8x slower point to point).
+ *
+ * <p>{@code -Dtessera.shm.coll.singleCopy=auto|off} or {@code TESSERA_SHM_COLL_SINGLE_COPY=auto|off}
+ * (the property wins; {@code 0} and {@code false} mean off; default auto: taken where the device
+ * says every member copies heap arrays singly, that is with spinning ranks, a working C compiler for
+ * the helper and single copy on, see {@code tessera info}); {@code tessera.shm.coll.singleCopyCalls}
+ * (default {@code bcast}; also {@code reduce}, {@code allgather}, {@code alltoall}) and
+ * {@code tessera.shm.coll.singleCopyMin} (bytes, default 128 KiB). Every rank must be given the
+ * same settings, as for the other shared-memory collective switches.
+ */
+final class PairCopyDecision {
+
+    /** Whether the path may be taken at all ({@code tessera.shm.coll.singleCopy}). */
+    static final boolean ON = on(System.getProperty("tessera.shm.coll.singleCopy",
+            System.getenv().getOrDefault("TESSERA_SHM_COLL_SINGLE_COPY", "auto")));
+
+    /**
+     * Smallest message that goes point to point ({@code tessera.shm.coll.singleCopyMin}, bytes; the
+     * device's own lower limit for heap single copies, 16 KiB, applies too).
+     */
+    static final long MIN_BYTES = Long.getLong("tessera.shm.coll.singleCopyMin", 128 * 1024);
+
+    private static final Set<String> KNOWN = Set.of("bcast", "reduce", "allgather", "alltoall");
+
+    /** The collectives that may take the path ({@code tessera.shm.coll.singleCopyCalls}). */
+    static final String CALLS_SETTING = System.getProperty("tessera.shm.coll.singleCopyCalls", "bcast");
+    static final Set<String> CALLS = calls(CALLS_SETTING);
+
+    private PairCopyDecision() {
+    }
+
+    private static boolean on(String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        return !(s.equals("off") || s.equals("0") || s.equals("false") || s.equals("no"));
+    }
+
+    /** The names in {@code v} (comma-separated, blank: none); null if one is not a collective that has the path. */
+    static Set<String> calls(String v) {
+        Set<String> names = new java.util.TreeSet<>();
+        for (String name : v.split(",")) {
+            String n = name.strip().toLowerCase(Locale.ROOT);
+            if (n.isEmpty()) {
+                continue;
+            }
+            if (!KNOWN.contains(n)) {
+                return null;
+            }
+            names.add(n);
+        }
+        return Set.copyOf(names);
+    }
+
+    /**
+     * Whether a {@code collective} of {@code ranks} ranks whose messages carry {@code messageBytes} each
+     * goes point to point; {@code singleCopies}: whether the device copies a heap message of that size once.
+     */
+    static boolean choose(String collective, long messageBytes, int ranks, boolean singleCopies) {
+        if (CALLS == null) {
+            throw new TesseraException(ErrorClass.ARG, "tessera.shm.coll.singleCopyCalls: '" + CALLS_SETTING
+                    + "' names a collective without the single-copy path (valid: bcast, reduce, allgather, alltoall)");
+        }
+        return ON && ranks == 2 && CALLS.contains(collective) && messageBytes >= MIN_BYTES && singleCopies;
+    }
+}
