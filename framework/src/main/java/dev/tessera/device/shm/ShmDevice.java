@@ -553,9 +553,10 @@ public final class ShmDevice extends MatchingDevice {
         }
 
         /**
-         * The small-message path: a standard send that fits one cell goes straight into the
-         * ring when nothing is queued before it (no queue entry, complete at once); false if
-         * it must take the queue.
+         * The direct path: a standard send of at most {@link #directMax} bytes goes straight into
+         * the lane or the ring when nothing is queued before it and the ring has room for all its
+         * cells (no queue entry, complete at once; above {@link #SPLIT_MIN} a lead piece, then the
+         * rest); false if it must take the queue.
          */
         boolean tryDirect(MemorySegment payload, int tag, int context, int typeCode) {
             lock();
@@ -582,12 +583,16 @@ public final class ShmDevice extends MatchingDevice {
                 ringPeer();
                 return true;
             }
+            // a message of one cell's payload or less; above SPLIT_MIN a lead piece, then the rest
+            int lead = leadPiece(n, ring);
+            int piece = Math.min(PIECE_BYTES, ring.payloadCapacity());
+            int pieces = lead == n ? 1 : 1 + (n - lead + piece - 1) / piece;
             long mark = lane.claimAt(0);
-            long at = mark < 0 ? -1 : ring.claimAt();
-            if (at < 0) {
+            if (mark < 0 || !ring.hasRoom(pieces)) {
                 return false;
             }
             MemorySegment cells = ring.segment();
+            long at = ring.claimAt();
             cells.set(ValueLayout.JAVA_INT, at + C_KIND, FIRST);
             cells.set(ValueLayout.JAVA_INT, at + C_TAG, tag);
             cells.set(ValueLayout.JAVA_INT, at + C_CONTEXT, context);
@@ -595,14 +600,26 @@ public final class ShmDevice extends MatchingDevice {
             cells.set(ValueLayout.JAVA_LONG, at + C_TOTAL, n);
             cells.set(ValueLayout.JAVA_INT, at + C_ID, 0);
             cells.set(ValueLayout.JAVA_INT, at + C_FLAGS, 0);
-            cells.set(ValueLayout.JAVA_INT, at + C_CHUNK, n);
-            if (n > 0) {
-                MemorySegment.copy(payload, 0, cells, at + ShmLayout.payloadOffset(n), n);
+            cells.set(ValueLayout.JAVA_INT, at + C_CHUNK, lead);
+            if (lead > 0) {
+                MemorySegment.copy(payload, 0, cells, at + ShmLayout.payloadOffset(lead), lead);
             }
             ring.publish();
             laneHeader(lane.segment(), mark, L_CELL, 0, 0, 0, 0, 0);
             lane.publish();
             ringPeer();
+            // the receiver sees the message and matches it while the rest is copied in behind it
+            for (int written = lead; written < n; ) {
+                int chunk = Math.min(piece, n - written);
+                at = ring.claimAt();
+                cells.set(ValueLayout.JAVA_INT, at + C_KIND, MORE);
+                cells.set(ValueLayout.JAVA_LONG, at + C_TOTAL, n);
+                cells.set(ValueLayout.JAVA_INT, at + C_CHUNK, chunk);
+                CellCopy.copy(payload, written, cells, at + ShmLayout.payloadOffset(chunk), chunk);
+                ring.publish();
+                ringPeer();
+                written += chunk;
+            }
             return true;
         }
 
@@ -628,6 +645,38 @@ public final class ShmDevice extends MatchingDevice {
 
     private static int firstPiece(ShmRing ring) {
         return FIRST_PIECE > 0 ? Math.min(FIRST_PIECE, ring.payloadCapacity()) : ring.payloadCapacity();
+    }
+
+    /**
+     * Largest standard message that the direct path ({@link Outbound#tryDirect}) writes straight
+     * into the ring, complete at once, when nothing is queued before it ({@code tessera.shm.directMax},
+     * default 16 KiB; at least {@link #FIRST_PIECE}, at most a cell's payload). Above it, and when
+     * the ring has no room, a message takes the queue. Heap arrays and native segments that go by
+     * single copy ({@link HeapCopy#MIN_BYTES}, {@link SingleCopy#MIN_BYTES}) do not take it.
+     */
+    static final int DIRECT_MAX = Integer.getInteger("tessera.shm.directMax", 16 * 1024);
+    /**
+     * A direct message larger than this ({@code tessera.shm.splitMin}) is split: a lead piece of
+     * {@link #LEAD_PIECE} bytes in its FIRST cell, published (with its lane entry) before the
+     * rest is copied, then MORE cells of at most {@link #PIECE_BYTES}. The receiver needs about 1
+     * us from the publication of a FIRST cell to the start of its copy (the lane line, the cell's
+     * header, matching: docs/performance.md, stop 44's trace); a small lead piece lets the sender's
+     * copy of the rest run in that time instead of before it (stop 48).
+     */
+    static final int SPLIT_MIN = Integer.getInteger("tessera.shm.splitMin", 4 * 1024);
+    static final int LEAD_PIECE = Math.max(0, Integer.getInteger("tessera.shm.leadPiece", 2 * 1024));
+    static final int PIECE_BYTES = Math.max(1024, Integer.getInteger("tessera.shm.pieceBytes", 32 * 1024));
+
+    private static int directMax(ShmRing ring) {
+        return Math.min(Math.max(DIRECT_MAX, firstPiece(ring)), ring.payloadCapacity());
+    }
+
+    /** Payload bytes of the FIRST cell of a direct message of {@code n} bytes (at most a cell's payload). */
+    private static int leadPiece(int n, ShmRing ring) {
+        if (n <= SPLIT_MIN || LEAD_PIECE >= n) {
+            return n;
+        }
+        return Math.min(LEAD_PIECE, ring.payloadCapacity());
     }
 
     /** Writes a lane entry's header, all but its sequence word ({@link ShmLane#publish}). */
@@ -691,7 +740,8 @@ public final class ShmDevice extends MatchingDevice {
         Outbound direct = outbound[dest];
         // single copy first: from SingleCopy.MIN_BYTES it beats the ring's two copies even within one cell
         boolean single = singleCopy(buffer, dest);
-        if (!synchronous && !single && (buffer.byteSize() <= LANE_MAX || buffer.byteSize() <= firstPiece(direct.ring))
+        if (!synchronous && !single && (buffer.byteSize() <= LANE_MAX || buffer.byteSize() <= directMax(direct.ring))
+                && (buffer.byteSize() < HeapCopy.MIN_BYTES || !heapSingleCopy(buffer, dest))
                 && direct.tryDirect(buffer, tag, context, typeCode)) {
             return SENT;
         }

@@ -67,6 +67,18 @@ final class ShmRing {
         return cellOffset(mine);
     }
 
+    /**
+     * True if {@code k} cells are free: the next {@code k} calls of {@link #claimAt()}, each
+     * followed by its {@link #publish()}, find room (the consumer only frees cells).
+     */
+    boolean hasRoom(int k) {
+        if (mine + k - cachedHead > cells) {
+            cachedHead = ShmLayout.getLongAcquire(ring, RING_HEAD);
+            return mine + k - cachedHead <= cells;
+        }
+        return true;
+    }
+
     /** The next free cell, or null if the ring is full. Fill it, then {@link #publish()}. */
     MemorySegment claim() {
         long at = claimAt();

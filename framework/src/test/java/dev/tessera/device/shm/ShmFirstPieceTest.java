@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A message larger than {@link ShmDevice#FIRST_PIECE} (8 KiB) starts with a FIRST cell of
+ * A message that takes the queue and is larger than {@link ShmDevice#FIRST_PIECE} (8 KiB; so
+ * one above {@link ShmDevice#DIRECT_MAX}, or one queued behind another) starts with a FIRST cell of
  * that many bytes, so the receiver starts copying it out while the sender copies the rest in;
  * the MORE cells after it are filled. Cells of the default 32 KiB, two ranks' devices sharing
  * one mapped segment in this process, the test driving both ranks' progress.
