@@ -171,7 +171,7 @@ class HangAndTimeLimitTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"smp", "tcp", "shm"})
     void aRankInNoCallIsNamedWithItsLastCall(String device) throws Exception {
-        Outcome o = tessera("-np", "3", "--device", device, "--hang-report", "3s", "--time-limit", "40s",
+        Outcome o = tessera("-np", "3", "--device", device, "--hang-report", "3s", "--time-limit", "15s",
                 SpinAfterAllreduce.class.getName());
         assertNotEquals(0, o.status(), o.output());
         String idle = "hang report: rank 0: not in a Tessera call for ";
@@ -196,9 +196,9 @@ class HangAndTimeLimitTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"smp", "tcp"})
     void anEndlessLoopIsEndedAtTheTimeLimit(String device) throws Exception {
-        Outcome o = tessera("-np", "2", "--device", device, "--time-limit", "0:20", EndlessLoop.class.getName());
+        Outcome o = tessera("-np", "2", "--device", device, "--time-limit", "0:12", EndlessLoop.class.getName());
         assertEquals(124, o.status(), o.output());
-        assertTrue(o.output().contains("tessera run: time limit 0:20 reached; ending the job"), o.output());
+        assertTrue(o.output().contains("tessera run: time limit 0:12 reached; ending the job"), o.output());
         // where each rank was when the limit ended the job
         assertTrue(o.output().contains("hang report: rank 0: not in a Tessera call for "), o.output());
         assertTrue(o.output().contains("hang report: rank 1: Comm.barrier on the world communicator"), o.output());
