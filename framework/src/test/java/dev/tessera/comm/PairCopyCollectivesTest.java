@@ -3,11 +3,11 @@ package dev.tessera.comm;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tessera.conformance.MovingCollector;
 import dev.tessera.conformance.ProcessJobRunner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -101,20 +101,7 @@ class PairCopyCollectivesTest {
 
     /** The calls of the class comment; {@code singleCopy}: the path is expected, and a collector thread moves the arrays meanwhile. */
     static void calls(Comm world, boolean singleCopy, int[] counts) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean(!singleCopy);
-        Thread collector = new Thread(() -> {
-            List<byte[]> keep = new ArrayList<>();
-            for (int i = 0; !stop.get(); i++) {
-                keep.add(new byte[1000 + i % 5000]);
-                if (keep.size() > 500) {
-                    keep.clear();
-                    System.gc();
-                }
-            }
-        }, "test-collector");
-        collector.setDaemon(true);
-        collector.start();
-        try {
+        try (MovingCollector collector = MovingCollector.start(singleCopy)) {
             int me = world.rank();
             long[] calls = {world.singleCopyCollectiveCalls()};
             int round = 0;
@@ -167,9 +154,6 @@ class PairCopyCollectivesTest {
                 runAhead(world, n, round, path, reducePath, calls);
                 headToHead(world, n, round, path, reducePath, calls);
             }
-        } finally {
-            stop.set(true);
-            collector.join();
         }
     }
 

@@ -9,6 +9,7 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Request;
 import dev.tessera.comm.Status;
+import dev.tessera.conformance.MovingCollector;
 import dev.tessera.conformance.ProcessJobRunner;
 import dev.tessera.runtime.internal.ProcessBootstrap;
 import java.nio.file.Files;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -68,20 +68,7 @@ class ShmHeapSingleCopyTest {
     static void exchanges(Comm world, boolean bySingleCopy) throws Exception {
         ShmDevice d = (ShmDevice) ProcessBootstrap.currentDevice();
         assertEquals(bySingleCopy, d.heapSingleCopy(), "heap single copy on this rank");
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread collector = new Thread(() -> {
-            List<byte[]> keep = new ArrayList<>();
-            for (int i = 0; !stop.get(); i++) {
-                keep.add(new byte[1000 + i % 5000]);
-                if (keep.size() > 500) {
-                    keep.clear();
-                    System.gc();
-                }
-            }
-        }, "test-collector");
-        collector.setDaemon(true);
-        collector.start();
-        try {
+        try (MovingCollector collector = MovingCollector.start(true)) {
             int rank = world.rank();
             int round = 0;
             for (int n : SIZES) {
@@ -169,9 +156,6 @@ class ShmHeapSingleCopyTest {
             } else {
                 assertEquals(0, d.heapSingleCopies(), "heap messages by single copy without the helper");
             }
-        } finally {
-            stop.set(true);
-            collector.join();
         }
     }
 

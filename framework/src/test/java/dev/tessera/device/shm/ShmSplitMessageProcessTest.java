@@ -7,6 +7,7 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Datatype;
 import dev.tessera.comm.Request;
+import dev.tessera.conformance.MovingCollector;
 import dev.tessera.conformance.ProcessJobRunner;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -14,7 +15,6 @@ import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -53,20 +53,7 @@ class ShmSplitMessageProcessTest {
     }
 
     static void exchanges(Comm world) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread collector = new Thread(() -> {
-            List<byte[]> keep = new ArrayList<>();
-            for (int i = 0; !stop.get(); i++) {
-                keep.add(new byte[1000 + i % 5000]);
-                if (keep.size() > 500) {
-                    keep.clear();
-                    System.gc();
-                }
-            }
-        }, "test-collector");
-        collector.setDaemon(true);
-        collector.start();
-        try (Arena arena = Arena.ofShared()) {
+        try (MovingCollector collector = MovingCollector.start(true); Arena arena = Arena.ofShared()) {
             int rank = world.rank();
             int peer = 1 - rank;
             int round = 0;
@@ -129,9 +116,6 @@ class ShmSplitMessageProcessTest {
                 assertArrayEquals(pattern(b.length, 5000 + 2 * i + peer), b, "unexpected message " + i);
             }
             world.barrier();
-        } finally {
-            stop.set(true);
-            collector.join();
         }
     }
 }
