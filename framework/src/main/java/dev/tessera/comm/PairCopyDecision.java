@@ -15,7 +15,7 @@ import java.util.Set;
  * <p>Where it wins (docs/performance.md, stop 49, Intel Xeon model 167, 3 alternating rounds
  * next to Open MPI): bcast from 128 KiB (512 KiB: 42 us against 67 us through the slots, Open
  * MPI 42 us; 256 KiB 27 against 31; level at 128 KiB and 2 MiB). Not by default: allgather (256
- * KiB 274 us against 75: both ranks offer at once and each waits for the other's read), alltoall
+ * KiB 8 % slower and 1 MiB 8-38 % slower in stop 50's re-check, 2 rounds; stop 49's first run read 274 us against 75), alltoall
  * (level at every size), reduce (1 MiB 595 us against 233 in stop 49's first run: the root
  * copies, then folds, where the slots let both ranks work on chunks at once), and any call
  * under 128 KiB (the single copy's hand-over, a cell, the sender's offer and the receiver's read
