@@ -119,12 +119,19 @@ public final class SmpJob {
 
     /** Waits up to {@code timeout} for every rank; returns false on timeout (the job is then aborted). */
     public boolean join(long timeout, TimeUnit unit) throws InterruptedException {
+        return join(timeout, unit, true);
+    }
+
+    /** {@link #join(long, TimeUnit)}; with {@code abortOnTimeout} false a timeout only returns false (for polling). */
+    boolean join(long timeout, TimeUnit unit, boolean abortOnTimeout) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();
             if (left <= 0 || !t.join(Duration.ofNanos(left))) {
-                fabric.reportFailure(-1, new java.util.concurrent.TimeoutException(
-                        "smp job did not finish within " + unit.toSeconds(timeout) + " s"));
+                if (abortOnTimeout) {
+                    fabric.reportFailure(-1, new java.util.concurrent.TimeoutException(
+                            "smp job did not finish within " + unit.toSeconds(timeout) + " s"));
+                }
                 return false;
             }
         }

@@ -19,6 +19,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SmpLauncher {
 
+    /** How long the other ranks get to end once a rank has failed (the process launcher's grace). */
+    static final long GRACE_MILLIS = 10_000;
+
     private final PrintStream err;
 
     public SmpLauncher(PrintStream err) {
@@ -60,7 +63,18 @@ public final class SmpLauncher {
             invoke(mains[rank], args.clone());
         }, loaders::get, 16L << 20);
         try {
-            job.join(Long.MAX_VALUE / 4, TimeUnit.NANOSECONDS);
+            List<Integer> cutOff = awaitRanks(job);
+            if (!cutOff.isEmpty()) {
+                SmpJob.RankOutcome first = job.rootFailure();
+                err.println("tessera: rank(s) " + cutOff + " still running " + GRACE_MILLIS / 1000 + " s after rank "
+                        + (first == null ? "?" : first.rank()) + " failed (a rank thread that makes no Tessera call"
+                        + " cannot be told); ending the job");
+                if (first != null) {
+                    err.println("tessera: rank " + first.rank() + " failed: " + first.failure());
+                    first.failure().printStackTrace(err);
+                }
+                return 1;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             job.reportFailure(-1, e);
@@ -87,6 +101,26 @@ public final class SmpLauncher {
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * Waits for every rank; once one has failed (the others' calls then end with an error naming
+     * it), the rest get {@link #GRACE_MILLIS} to finish, as the process launcher gives rank
+     * processes before it kills them. Returns the ranks still running after that (empty: all
+     * ended); their threads cannot be stopped, so the caller ends the JVM ({@code tessera run}
+     * exits with the returned status).
+     */
+    private static List<Integer> awaitRanks(SmpJob job) throws InterruptedException {
+        long failedAt = 0;
+        while (!job.join(250, TimeUnit.MILLISECONDS, false)) {
+            if (failedAt == 0 && job.rootFailure() != null) {
+                failedAt = System.nanoTime();
+            }
+            if (failedAt != 0 && System.nanoTime() - failedAt > TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS)) {
+                return job.runningRanks();
+            }
+        }
+        return List.of();
     }
 
     /**
