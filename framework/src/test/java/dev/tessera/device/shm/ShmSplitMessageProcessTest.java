@@ -33,11 +33,7 @@ class ShmSplitMessageProcessTest {
         8 * 1024 + 1, 10 * 1024 + 5, 12 * 1024, 12 * 1024 + 7, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 32704, 32705};
 
     static byte[] pattern(int n, int seed) {
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = (byte) (i * 131 + seed * 7 + (i >>> 9));
-        }
-        return b;
+        return ShmHeapSingleCopyTest.pattern(n, seed);
     }
 
     @Test
