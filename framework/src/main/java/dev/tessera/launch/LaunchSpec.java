@@ -25,6 +25,12 @@ public record LaunchSpec(int ranks, int ranksPerNode, List<String> hosts, int th
                          boolean tagOutput, List<Path> classPath, String mainClass, List<String> args,
                          List<String> jvmOptions, Duration startTimeout, boolean bindToCore) {
 
+    /**
+     * How long the other ranks get to end by themselves once one rank has failed, before the
+     * launcher ends the job: rank processes are killed, smp rank threads cut off (both launchers).
+     */
+    public static final long RANK_FAILURE_GRACE_MILLIS = 10_000;
+
     /** A spec with ranks bound to cores (the default of {@code tessera run}). */
     public LaunchSpec(int ranks, int ranksPerNode, List<String> hosts, int threads, String device,
                       boolean tagOutput, List<Path> classPath, String mainClass, List<String> args,

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 public final class SmpLauncher {
 
     /** How long the other ranks get to end once a rank has failed (the process launcher's grace). */
-    static final long GRACE_MILLIS = 10_000;
+    static final long GRACE_MILLIS = LaunchSpec.RANK_FAILURE_GRACE_MILLIS;
 
     private final PrintStream err;
 

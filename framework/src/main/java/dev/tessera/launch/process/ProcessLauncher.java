@@ -36,7 +36,7 @@ import java.util.stream.Stream;
 public final class ProcessLauncher {
 
     /** How long the other ranks may take to stop by themselves once one has failed. */
-    static final long GRACE_MILLIS = 10_000;
+    static final long GRACE_MILLIS = LaunchSpec.RANK_FAILURE_GRACE_MILLIS;
 
     private final PrintStream out;
     private final PrintStream err;
