@@ -471,9 +471,31 @@ final class IsRanking {
         if (commSize == 2) {
             // Keys of buckets past rank 0's last go to rank 1 (none if rank 1 has no buckets: then
             // ptr2[0] is the last bucket and the split is maxKey, above every key).
-            splitTwo(keyArray, lo, hi, (ptr2[0] + 1) << shift, keyBuff1, pos[0], pos[1]);
+            if (VectorSplit.ON) {
+                IsVectorSplit.splitTwo(keyArray, lo, hi, (ptr2[0] + 1) << shift, keyBuff1, pos[0], pos[1]);
+            } else {
+                splitTwo(keyArray, lo, hi, (ptr2[0] + 1) << shift, keyBuff1, pos[0], pos[1]);
+            }
         } else {
             partitionMany(keyArray, lo, hi, shift, bucketOwner, pos, keyBuff1);
+        }
+    }
+
+    /**
+     * Whether the two-rank partition runs {@link IsVectorSplit}: the JVM has the module
+     * jdk.incubator.vector (bin/tessera npb adds it), a vector holds 16 ints (AVX-512, where
+     * compress is one instruction), and neither tessera.npb.vector nor TESSERA_NPB_VECTOR (MG's
+     * switch) says false, off or 0. Both forms write the
+     * same keys to the same places. A scratch loop over 4M class-A keys on the Intel Xeon (model
+     * 167, docs/npb.md, stop 51): 6-7 ms against 21-34 ms for the scalar form.
+     */
+    static final class VectorSplit {
+        static final boolean ON = switchedOn() && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+                && IsVectorSplit.lanes() >= 16;
+
+        private static boolean switchedOn() {
+            String v = System.getProperty("tessera.npb.vector", System.getenv("TESSERA_NPB_VECTOR"));
+            return v == null || !(v.equalsIgnoreCase("false") || v.equalsIgnoreCase("off") || v.equals("0"));
         }
     }
 

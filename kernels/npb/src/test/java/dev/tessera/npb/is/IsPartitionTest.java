@@ -67,6 +67,11 @@ class IsPartitionTest {
         System.arraycopy(below, 0, expected, low, below.length);
         System.arraycopy(above, 0, expected, high, above.length);
         assertArrayEquals(expected, read(out));
+        // the Vector API form (the surefire JVM has jdk.incubator.vector): the same keys in the same
+        // places, and nothing written outside them (the gap and the room past the end stay untouched)
+        out.fill((byte) 0x7f);
+        assertEquals(below.length, IsVectorSplit.splitTwo(keys, lo, hi, split, out, low, high), "vector: keys below the split");
+        assertArrayEquals(expected, read(out), "vector form");
     }
 
     @Test
