@@ -4,6 +4,7 @@ import dev.tessera.runtime.Session;
 import dev.tessera.runtime.Tessera;
 import java.io.PrintStream;
 import java.util.Locale;
+import dev.tessera.launch.WrapperHelp;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,10 +22,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "npb-mz", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"NPB-MZ multi-zone benchmarks (BT-MZ, SP-MZ, LU-MZ) on Tessera: zones over ranks, threads inside zones.",
-            "Tessera options (--threads T, --thread-level L) are taken before these."},
-        footer = {"", "Examples:",
-            "  bin/tessera npb-mz sp-mz --class A -np 2 --threads 1",
-            "  bin/tessera run -np 2 --device shm -cp CP dev.tessera.npbmz.NpbMzMain sp-mz --class S --json"})
+            "Tessera options (--threads T, --thread-level L) are taken before these."})
 public final class NpbMzMain {
 
     @Parameters(index = "0", paramLabel = "BENCHMARK", description = "bt-mz, sp-mz or lu-mz.")
@@ -77,6 +75,10 @@ public final class NpbMzMain {
         boolean root = session.rank() == 0;
         NpbMzMain options = new NpbMzMain();
         CommandLine cli = new CommandLine(options);
+        cli.getCommandSpec().usageMessage().footer(WrapperHelp.footer("npb-mz",
+                "bin/tessera npb-mz sp-mz --class A -np 2 --threads 1",
+                "bin/tessera npb-mz bt-mz --class B -np 2 --device shm --jvm-opt -Xmx4g",
+                "bin/tessera run -np 2 -d shm -cp CP dev.tessera.npbmz.NpbMzMain sp-mz --json"));
         CommandLine.ParseResult parsed;
         try {
             parsed = cli.parseArgs(args);

@@ -32,7 +32,7 @@ class NpbMzMainTest {
         String[] r = run("--help");
         assertNull(r[0]);
         for (String option : new String[] {"BENCHMARK", "--class", "--json", "--iterations", "--zone-threads",
-            "--no-thread-balance", "--verbose"}) {
+            "--no-thread-balance", "--verbose", "-np N", "-d, --device D", "--jvm-opt OPT", "bin/tessera npb-mz sp-mz"}) {
             assertTrue(r[1].contains(option), r[1]);
         }
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.function.Function;
+import dev.tessera.launch.WrapperHelp;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -86,6 +87,11 @@ public final class NpbMain {
         NpbMain options = new NpbMain();
         CommandLine cli = new CommandLine(options);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.getCommandSpec().usageMessage().footer(WrapperHelp.footer("npb",
+                "bin/tessera npb cg --class A -np 2 --threads 1 --device shm",
+                "bin/tessera npb mg --class B -np 1 --threads 2 --json",
+                "bin/tessera npb ft --class B -np 2 --device shm --jvm-opt -Xmx4g",
+                "bin/tessera bench npb --npb-home DIR --class A (beside the reference)"));
         try {
             cli.parseArgs(args.toArray(new String[0]));
         } catch (CommandLine.ParameterException e) {

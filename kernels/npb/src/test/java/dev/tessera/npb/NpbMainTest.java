@@ -118,6 +118,22 @@ class NpbMainTest {
         assertTrue(o.out().contains("--class"), o.out());
         assertTrue(o.out().contains("--json"), o.out());
         assertTrue(o.out().contains("Kernels available in this build: ep, is, cg"), o.out());
+        // bin/tessera npb's own options, which the kernel's parser never sees
+        for (String option : new String[] {"-np N", "-t, --threads T", "-d, --device D", "--jvm-opt OPT", "--bind-to core|none",
+            "--tag-output", "bin/tessera npb cg --class A -np 2"}) {
+            assertTrue(o.out().contains(option), option + " in: " + o.out());
+        }
+    }
+
+    @Test
+    void theLaunchOptionsTheHelpListsAreTheOnesBinTesseraNpbTakes() throws java.io.IOException {
+        String script = java.nio.file.Files.readString(java.nio.file.Path.of("../../bin/tessera"));
+        int from = script.indexOf("if [[ \"${1:-}\" == \"npb\" ]]");
+        assertTrue(from >= 0, "bin/tessera has an npb section");
+        String section = script.substring(from, script.indexOf("exec ", from));
+        for (String pattern : new String[] {"-np|-n|--np)", "-t|--threads)", "-d|--device)", "--jvm-opt|--tag-output|--bind-to)"}) {
+            assertTrue(section.contains(pattern), "bin/tessera npb takes " + pattern);
+        }
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.tessera.npb.NpbClock;
 import dev.tessera.npb.NpbKernel;
 import dev.tessera.npb.Progress;
 import dev.tessera.npb.Randlc;
+import dev.tessera.npb.VectorSwitch;
 import dev.tessera.task.Team;
 import java.util.Locale;
 
@@ -95,6 +96,7 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
     @Override
     public void check(char problemClass, int ranks) {
         int c = ClassLetter.require("IS", problemClass, CLASSES);
+        VectorSwitch.requested();   // a value other than true or false: refused here, before any work
         if (ranks < 1 || Integer.bitCount(ranks) != 1) {
             throw new IllegalArgumentException("IS: the number of processes must be a power of two (NPB3.4-MPI IS/is.c), got "
                     + ranks);
@@ -159,6 +161,7 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
                 + "iterations; %d full: keys in order on every rank)%s", passed, expected,
                 TEST_ARRAY_SIZE * MAX_ITERATIONS, TEST_ARRAY_SIZE, MAX_ITERATIONS, world.size(),
                 ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing())
+                + (world.size() == 2 ? System.lineSeparator() + " " + IsRanking.VectorSplit.describe() : "")
                 + (buckets ? System.lineSeparator() + " One rank ranked as is.c at np = 1 (bucket sort, then the count; -D"
                         + BUCKETS_AT_ONE_RANK + "=true), not in place" : "");
         return new KernelResult("IS", problemClass, Long.toString(totalKeys), MAX_ITERATIONS, maxTime, mops,

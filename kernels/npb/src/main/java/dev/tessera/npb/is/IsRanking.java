@@ -6,6 +6,7 @@ import dev.tessera.comm.Datatype;
 import dev.tessera.comm.Op;
 import dev.tessera.comm.Request;
 import dev.tessera.npb.Randlc;
+import dev.tessera.npb.VectorSwitch;
 import dev.tessera.task.Team;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -484,18 +485,37 @@ final class IsRanking {
     /**
      * Whether the two-rank partition runs {@link IsVectorSplit}: the JVM has the module
      * jdk.incubator.vector (bin/tessera npb adds it), a vector holds 16 ints (AVX-512, where
-     * compress is one instruction), and neither tessera.npb.vector nor TESSERA_NPB_VECTOR (MG's
-     * switch) says false, off or 0. Both forms write the
-     * same keys to the same places. A scratch loop over 4M class-A keys on the Intel Xeon (model
-     * 167, docs/npb.md, stop 51): 6-7 ms against 21-34 ms for the scalar form.
+     * compress is one instruction), and the kernels' {@link VectorSwitch} (tessera.npb.vector,
+     * TESSERA_NPB_VECTOR; MG's too) is not false. Both forms write the same keys to the same
+     * places. A scratch loop over 4M class-A keys on the Intel Xeon (model 167, docs/npb.md,
+     * stop 51): 5.6-8.3 ms against 21-56 ms for the scalar form.
      */
     static final class VectorSplit {
-        static final boolean ON = switchedOn() && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-                && IsVectorSplit.lanes() >= 16;
+        /** Lanes of an int vector; 0 without the module. */
+        static final int LANES = VectorSwitch.moduleLoaded() ? IsVectorSplit.lanes() : 0;
+        static final boolean ON = switchAllows() && LANES >= 16;
 
-        private static boolean switchedOn() {
-            String v = System.getProperty("tessera.npb.vector", System.getenv("TESSERA_NPB_VECTOR"));
-            return v == null || !(v.equalsIgnoreCase("false") || v.equalsIgnoreCase("off") || v.equals("0"));
+        private static boolean switchAllows() {
+            try {
+                return VectorSwitch.allowed();
+            } catch (IllegalArgumentException e) {
+                return false;   // IsKernel.check refuses such a value before any work
+            }
+        }
+
+        /** One line for the report: which form of the two-rank partition ran, and why. */
+        static String describe() {
+            if (ON) {
+                return "two-rank partition: Vector API, " + LANES + " lanes of int (" + VectorSwitch.PROPERTY + "=false: scalar)";
+            }
+            if (LANES == 0) {
+                return "two-rank partition: scalar (no module " + VectorSwitch.MODULE + " in this JVM; java --add-modules "
+                        + VectorSwitch.MODULE + ")";
+            }
+            if (LANES < 16) {
+                return "two-rank partition: scalar (vectors of " + LANES + " int on this CPU; the vector form needs 16)";
+            }
+            return "two-rank partition: scalar (" + VectorSwitch.PROPERTY + " or " + VectorSwitch.VARIABLE + " false)";
         }
     }
 

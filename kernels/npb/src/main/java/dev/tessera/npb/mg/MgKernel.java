@@ -10,6 +10,7 @@ import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbKernel;
 import dev.tessera.npb.Progress;
+import dev.tessera.npb.VectorSwitch;
 import dev.tessera.task.Team;
 import java.util.Locale;
 
@@ -267,7 +268,7 @@ public final class MgKernel implements NpbKernel, MemoryFootprint {
     @Override
     public void check(char problemClass, int ranks) {
         MgProblem p = MgProblem.of(problemClass);
-        MgVector.requested();   // a value other than true or false: refused here, before any work
+        VectorSwitch.requested();   // a value other than true or false: refused here, before any work
         if (ranks < 1 || Integer.bitCount(ranks) != 1) {
             throw new IllegalArgumentException("MG: the number of processes must be a power of two (1, 2, 4, 8, ...), got "
                     + ranks + " (NPB3.4 MG decomposes the grid over 2^p processes)");

@@ -1,12 +1,11 @@
 package dev.tessera.npb.mg;
 
-import java.util.Locale;
+import dev.tessera.npb.VectorSwitch;
 
 /**
- * The switch between MG's scalar resid and psinv ({@link MgOperators}) and their Vector API
- * forms ({@link MgVectorKernels}): system property {@value #PROPERTY}, else environment
- * variable {@value #VARIABLE}, {@code true} or {@code false} (also {@code on}/{@code off},
- * {@code 1}/{@code 0}); unset: on where it can be. The vector forms run only where the JVM
+ * The choice between MG's scalar resid and psinv ({@link MgOperators}) and their Vector API
+ * forms ({@link MgVectorKernels}), by the kernels' shared {@link VectorSwitch} (system property
+ * {@value #PROPERTY}, else environment variable {@value #VARIABLE}); unset: on where it can be. The vector forms run only where the JVM
  * has the incubator module {@code jdk.incubator.vector} (java {@code --add-modules
  * jdk.incubator.vector}, which {@code bin/tessera npb} adds) and its preferred species has at
  * least two lanes; otherwise, or when switched off, the scalar code runs. Both give the same
@@ -14,9 +13,9 @@ import java.util.Locale;
  */
 final class MgVector {
 
-    static final String PROPERTY = "tessera.npb.vector";
-    static final String VARIABLE = "TESSERA_NPB_VECTOR";
-    static final String MODULE = "jdk.incubator.vector";
+    static final String PROPERTY = VectorSwitch.PROPERTY;
+    static final String VARIABLE = VectorSwitch.VARIABLE;
+    static final String MODULE = VectorSwitch.MODULE;
 
     private MgVector() {
     }
@@ -31,45 +30,13 @@ final class MgVector {
         return Holder.LANES;
     }
 
-    /** Whether the module is in this JVM's boot layer. */
-    static boolean moduleLoaded() {
-        return ModuleLayer.boot().findModule(MODULE).isPresent();
-    }
-
     private static final class Holder {
-        static final int LANES = moduleLoaded() ? MgVectorKernels.lanes() : 0;
+        static final int LANES = VectorSwitch.moduleLoaded() ? MgVectorKernels.lanes() : 0;
     }
 
-    /**
-     * What the property or the variable asks for: TRUE, FALSE, or null when neither is set.
-     *
-     * @throws IllegalArgumentException for any other value (the kernel's check turns it into one line before any work)
-     */
-    static Boolean requested() {
-        String where = PROPERTY;
-        String value = System.getProperty(PROPERTY);
-        if (value == null) {
-            where = VARIABLE;
-            value = System.getenv(VARIABLE);
-        }
-        return parse(value, where);
-    }
-
-    /** "true"/"on"/"1" -> TRUE, "false"/"off"/"0" -> FALSE, null or blank -> null. */
-    static Boolean parse(String value, String where) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "true", "on", "1" -> Boolean.TRUE;
-            case "false", "off", "0" -> Boolean.FALSE;
-            default -> throw new IllegalArgumentException(where + " must be true or false, got '" + value + "'");
-        };
-    }
-
-    /** Whether MG uses the vector forms: as requested (on when unset), and only where {@link #available()}. */
+    /** Whether MG uses the vector forms: as the switch asks (on when unset), and only where {@link #available()}. */
     static boolean enabled() {
-        return !Boolean.FALSE.equals(requested()) && available();
+        return VectorSwitch.allowed() && available();
     }
 
     /** One line for the report: which form ran, and why. */
@@ -77,7 +44,7 @@ final class MgVector {
         if (vector) {
             return "resid and psinv: Vector API, " + lanes() + " lanes of double (" + PROPERTY + "=false: scalar)";
         }
-        if (!moduleLoaded()) {
+        if (!VectorSwitch.moduleLoaded()) {
             return "resid and psinv: scalar (no module " + MODULE + " in this JVM; java --add-modules " + MODULE + ")";
         }
         if (!available()) {

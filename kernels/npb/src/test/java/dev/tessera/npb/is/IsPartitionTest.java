@@ -2,9 +2,14 @@ package dev.tessera.npb.is;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.launch.SmpJob;
+import dev.tessera.npb.KernelResult;
+import dev.tessera.npb.SmpRuns;
+import dev.tessera.npb.VectorSwitch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -185,6 +190,34 @@ class IsPartitionTest {
             }
             assertEquals(keys.length, n, "rank " + me + ": every key is in some rank's buckets");
             assertArrayEquals(expected, got[me][2], "rank " + me + "'s send buffer");
+        }
+    }
+
+    @Test
+    void theReportNamesThePartitionFormAtTwoRanks() {
+        KernelResult two = SmpRuns.run(new IsKernel(), 'S', 2, 1);
+        assertTrue(two.verified(), two.verificationDetail());
+        String form = IsRanking.VectorSplit.ON ? "two-rank partition: Vector API, " : "two-rank partition: scalar (";
+        assertTrue(two.verificationDetail().contains(form), two.verificationDetail());
+        KernelResult one = SmpRuns.run(new IsKernel(), 'S', 1, 1);
+        assertFalse(one.verificationDetail().contains("partition"), one.verificationDetail());
+    }
+
+    @Test
+    void aSwitchValueOtherThanTrueOrFalseIsRefusedBeforeAnyWork() {
+        String saved = System.getProperty(VectorSwitch.PROPERTY);
+        try {
+            System.setProperty(VectorSwitch.PROPERTY, "fast");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new IsKernel().check('S', 2));
+            assertTrue(e.getMessage().contains(VectorSwitch.PROPERTY) && e.getMessage().contains("'fast'"), e.getMessage());
+            System.setProperty(VectorSwitch.PROPERTY, "off");
+            new IsKernel().check('S', 2);
+        } finally {
+            if (saved == null) {
+                System.clearProperty(VectorSwitch.PROPERTY);
+            } else {
+                System.setProperty(VectorSwitch.PROPERTY, saved);
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.SmpRuns;
+import dev.tessera.npb.VectorSwitch;
 import dev.tessera.task.Team;
 import java.time.Duration;
 import java.util.Random;
@@ -31,7 +32,7 @@ class MgVectorKernelsTest {
     @Test
     @Timeout(10)
     void theTestJvmRunsTheVectorForms() {
-        assertTrue(MgVector.moduleLoaded(), "the surefire argLine should add --add-modules jdk.incubator.vector");
+        assertTrue(VectorSwitch.moduleLoaded(), "the surefire argLine should add --add-modules jdk.incubator.vector");
         assertTrue(MgVector.available(), "lanes: " + MgVector.lanes());
         try (Team team = Team.create(1)) {
             assertTrue(new MgOperators(team, 0, true).vector());
@@ -129,15 +130,15 @@ class MgVectorKernelsTest {
     @Test
     @Timeout(10)
     void theSwitchReadsTrueFalseOnOffAndNothing() {
-        assertEquals(Boolean.TRUE, MgVector.parse("true", "p"));
-        assertEquals(Boolean.TRUE, MgVector.parse(" ON ", "p"));
-        assertEquals(Boolean.TRUE, MgVector.parse("1", "p"));
-        assertEquals(Boolean.FALSE, MgVector.parse("False", "p"));
-        assertEquals(Boolean.FALSE, MgVector.parse("off", "p"));
-        assertEquals(Boolean.FALSE, MgVector.parse("0", "p"));
-        assertNull(MgVector.parse(null, "p"));
-        assertNull(MgVector.parse("", "p"));
-        assertThrows(IllegalArgumentException.class, () -> MgVector.parse("yes please", "p"));
+        assertEquals(Boolean.TRUE, VectorSwitch.parse("true", "p"));
+        assertEquals(Boolean.TRUE, VectorSwitch.parse(" ON ", "p"));
+        assertEquals(Boolean.TRUE, VectorSwitch.parse("1", "p"));
+        assertEquals(Boolean.FALSE, VectorSwitch.parse("False", "p"));
+        assertEquals(Boolean.FALSE, VectorSwitch.parse("off", "p"));
+        assertEquals(Boolean.FALSE, VectorSwitch.parse("0", "p"));
+        assertNull(VectorSwitch.parse(null, "p"));
+        assertNull(VectorSwitch.parse("", "p"));
+        assertThrows(IllegalArgumentException.class, () -> VectorSwitch.parse("yes please", "p"));
     }
 
     private static double norm(MgKernel.Tuning tuning, int ranks, int threads) {
