@@ -62,6 +62,15 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
      */
     public static final String BUCKETS_AT_ONE_RANK = "tessera.npb.is.bucketsAtOneRank";
     static final double MULTIPLIER = 1220703125.00;
+    /**
+     * System property: how two ranks choose which keys each holds. {@code adaptive} (the default):
+     * split at the middle of the key range without counting buckets, checked every ranking by
+     * the counts of the two sides; a ranking whose sides differ by more than 1/32 of the average
+     * counts buckets as is.c does and its bucket boundary becomes the split
+     * ({@link IsRanking#rankSplitTwo}). {@code buckets}: every ranking counts buckets, as is.c.
+     * With more than two ranks, or more than two threads per rank, every ranking counts buckets.
+     */
+    public static final String SPLIT = "tessera.npb.is.split";
 
     /** The classes, in the order of the arrays below. */
     static final String CLASSES = ClassLetter.IMPLEMENTED;
@@ -97,6 +106,7 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
     public void check(char problemClass, int ranks) {
         int c = ClassLetter.require("IS", problemClass, CLASSES);
         VectorSwitch.requested();   // a value other than true or false: refused here, before any work
+        adaptiveSplit();            // likewise for the split
         if (ranks < 1 || Integer.bitCount(ranks) != 1) {
             throw new IllegalArgumentException("IS: the number of processes must be a power of two (NPB3.4-MPI IS/is.c), got "
                     + ranks);
@@ -161,11 +171,28 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
                 + "iterations; %d full: keys in order on every rank)%s", passed, expected,
                 TEST_ARRAY_SIZE * MAX_ITERATIONS, TEST_ARRAY_SIZE, MAX_ITERATIONS, world.size(),
                 ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing())
-                + (world.size() == 2 ? System.lineSeparator() + " " + IsRanking.VectorSplit.describe() : "")
+                + (world.size() == 2 ? System.lineSeparator() + " " + IsRanking.VectorSplit.describe()
+                        + System.lineSeparator() + " " + ranking.describeSplit() : "")
                 + (buckets ? System.lineSeparator() + " One rank ranked as is.c at np = 1 (bucket sort, then the count; -D"
                         + BUCKETS_AT_ONE_RANK + "=true), not in place" : "");
         return new KernelResult("IS", problemClass, Long.toString(totalKeys), MAX_ITERATIONS, maxTime, mops,
                 "keys ranked", verified, detail, warmUp + " rankings untimed (reference: 1)");
+    }
+
+    /**
+     * Whether {@link #SPLIT} asks for the adaptive two-rank split (unset or {@code adaptive}) or
+     * not ({@code buckets}).
+     *
+     * @throws IllegalArgumentException for any other value
+     */
+    static boolean adaptiveSplit() {
+        String v = System.getProperty(SPLIT, "adaptive").trim().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "adaptive", "" -> true;
+            case "buckets" -> false;
+            default -> throw new IllegalArgumentException(SPLIT + " must be adaptive or buckets, got '"
+                    + System.getProperty(SPLIT) + "'");
+        };
     }
 
     /** Untimed rankings before the timed ones for class index {@code c}. */

@@ -126,13 +126,35 @@ final class IsRanking {
     private int totalLocalKeys;
     private int lastMinKeyVal;
     /**
-     * Where this rank's keys of the last ranking lie: its own keys (the partition's segment
-     * for this rank, never sent: keyBuff1 from ownFrom, ownKeys of them; with one rank the
-     * whole keyArray) and after them the keys received from the other ranks (keyBuff2 from 0).
+     * Where this rank's keys of the last ranking lie (several ranks): its own keys (the
+     * partition's part or parts for this rank in keyBuff1, never sent) and after them the keys
+     * received from the other ranks (keyBuff2 from 0). With one rank null: the whole keyArray.
      */
-    private int ownFrom;
-    private int ownKeys;
+    private Keys lastKeys;
+    /** Keys of all ranks below lastMinKeyVal in the last timed iteration, and its range's last key. */
+    private long lastLesser;
+    private int lastMaxKeyVal;
     private volatile boolean recountedWide;
+    /**
+     * Two ranks with at most two members each, and {@link IsKernel#SPLIT} not {@code buckets}: the
+     * keys are split at {@link #split} without counting buckets first ({@link #rankSplitTwo}).
+     */
+    private final boolean splitAdaptive;
+    /**
+     * The key the two-rank ranking splits at (rank 0 holds the keys below it): the middle of the
+     * key range, until a ranking finds the halves off balance and counts buckets; then the
+     * bucket boundary that ranking chose.
+     */
+    private int split;
+    /** Rankings whose adaptive split was off balance and counted buckets after all (for the report and tests). */
+    private int splitFallbacks;
+    /** Per member: keys below the split in its block (two-rank adaptive split). */
+    private final int[] memberLow;
+    /** Allreduce of the adaptive split: keys below and above the split, then the test keys. */
+    private final int[] splitTotals;
+    private final int[] splitMine;
+    private final Buffer splitMineBuffer;
+    private final Buffer splitTotalsBuffer;
 
     IsRanking(Comm world, Team team, char problemClass, int totalKeysLog2, int maxKeyLog2, int numBucketsLog2,
             int[] testIndex, int[] testRank) {
@@ -204,6 +226,13 @@ final class IsRanking {
         recvCountBuffer = Buffer.of(recvCount);
         keyBuff1Buffer = inPlace ? null : Buffer.of(keyBuff1, Datatype.INT);
         keyBuff2Buffer = inPlace ? null : Buffer.of(keyBuff2, Datatype.INT);
+        splitAdaptive = commSize == 2 && members <= 2 && IsKernel.adaptiveSplit();
+        split = maxKey / 2;
+        memberLow = new int[members];
+        splitMine = new int[2 + IsKernel.TEST_ARRAY_SIZE];
+        splitTotals = new int[2 + IsKernel.TEST_ARRAY_SIZE];
+        splitMineBuffer = Buffer.of(splitMine);
+        splitTotalsBuffer = Buffer.of(splitTotals);
     }
 
     /**
@@ -306,9 +335,13 @@ final class IsRanking {
             if (iteration == IsKernel.MAX_ITERATIONS) {
                 totalLocalKeys = numKeys;
                 lastMinKeyVal = 0;
-                ownFrom = 0;
-                ownKeys = numKeys;
+                lastMaxKeyVal = maxKey - 1;
+                lastKeys = null;
+                lastLesser = 0;
             }
+            return;
+        }
+        if (splitAdaptive && rankSplitTwo(iteration)) {
             return;
         }
         long j;
@@ -324,6 +357,10 @@ final class IsRanking {
             sumMemberBuckets();
             world.allreduce(bucketSizeBuffer, bucketTotalsBuffer, Op.SUM);
             j = distributeBuckets();
+            if (splitAdaptive) {
+                // the adaptive split was off balance: later rankings split where the buckets say
+                split = (ptr2[0] + 1) << shift;
+            }
             placeMembers();
             team.region(ctx -> partitionByRank(ctx.id(), ctx.size()));
         }
@@ -372,9 +409,132 @@ final class IsRanking {
         if (iteration == IsKernel.MAX_ITERATIONS) {
             totalLocalKeys = localKeys;
             lastMinKeyVal = minKeyVal;
-            ownFrom = ownAt;
-            ownKeys = own;
+            lastMaxKeyVal = maxKeyVal;
+            lastKeys = keys;
+            lastLesser = lesser;
         }
+    }
+
+    /**
+     * One ranking of two ranks without the bucket count ({@link #splitAdaptive}): each member
+     * splits its block of keyArray at {@link #split} into keyBuff1 (this rank's side from one
+     * end of the block, the other rank's from the other, {@link #splitMember}), one allreduce
+     * gives both ranks the keys below and above the split and the test keys, and the alltoallv
+     * moves the other rank's side. Which rank holds which keys does not change a key's rank (the
+     * keys below a rank's range are counted whole, {@code lesser}), only the balance; so if
+     * either side holds more than {@link #BALANCE} of the keys above the average (or more than
+     * the receive buffer takes), both ranks see it in the same totals and return false, and the
+     * ranking counts buckets as is.c does and keeps their boundary as the split from then on.
+     * NPB's keys are a sum of four uniform numbers, symmetric about the middle of the range, so
+     * the first split, the middle, holds: 0.01 % off balance at class A, where is.c's bucket
+     * boundaries leave up to 0.2 %.
+     */
+    private boolean rankSplitTwo(int iteration) {
+        int members = team.size();
+        int s = split;
+        team.region(ctx -> splitMember(ctx.id(), ctx.size(), s));
+        int myLow = 0;
+        for (int m = 0; m < members; m++) {
+            myLow += memberLow[m];
+        }
+        splitMine[0] = myLow;
+        splitMine[1] = numKeys - myLow;
+        for (int i = 0; i < IsKernel.TEST_ARRAY_SIZE; i++) {
+            splitMine[2 + i] = bucketSize[numBuckets + i];
+        }
+        world.allreduce(splitMineBuffer, splitTotalsBuffer, Op.SUM);
+        int low = splitTotals[0];
+        int high = splitTotals[1];
+        int localKeys = myRank == 0 ? low : high;
+        int own = myRank == 0 ? myLow : numKeys - myLow;
+        int fromOther = localKeys - own;
+        long limit = Math.min((long) numKeys + (long) (numKeys * BALANCE), bufferInts);
+        if (Math.max(low, high) > limit) {
+            splitFallbacks++;
+            return false;
+        }
+        // Member 0's block: own side from its start, the other rank's side back from its end;
+        // member 1's block the other way round, so the two members' parts for the other rank meet.
+        int end0 = block(numKeys, 1, members);
+        int own0 = memberOwn(0, end0);
+        int sent0 = end0 - own0;
+        int own1 = members == 1 ? 0 : memberOwn(1, numKeys - end0);
+        int other = 1 - myRank;
+        sendCountOthers[myRank] = 0;
+        recvCountOthers[myRank] = 0;
+        sendCountOthers[other] = numKeys - own;
+        sendDispl[other] = end0 - sent0;
+        recvCountOthers[other] = fromOther;
+        recvDispl[other] = 0;
+        world.alltoallv(keyBuff1Buffer, sendCountOthers, sendDispl, keyBuff2Buffer, recvCountOthers, recvDispl);
+
+        int minKeyVal = myRank == 0 ? 0 : s;
+        int maxKeyVal = myRank == 0 ? s - 1 : maxKey - 1;
+        int range = Math.max(0, maxKeyVal - minKeyVal + 1);
+        Keys keys = Keys.of(new MemorySegment[] {keyBuff1, keyBuff1, keyBuff2}, new long[] {0, numKeys - own1, 0},
+                new int[] {own0, own1, fromOther});
+        ensureRange(range);
+        team.region(ctx -> countAndScan(ctx.id(), ctx.size(), ctx, keys, minKeyVal, range));
+        System.arraycopy(splitTotals, 2, bucketSizeTotals, numBuckets, IsKernel.TEST_ARRAY_SIZE);
+        partialVerify(iteration, minKeyVal, maxKeyVal, myRank == 0 ? 0 : low);
+        if (iteration == IsKernel.MAX_ITERATIONS) {
+            totalLocalKeys = localKeys;
+            lastMinKeyVal = minKeyVal;
+            lastMaxKeyVal = maxKeyVal;
+            lastKeys = keys;
+            lastLesser = myRank == 0 ? 0 : low;
+        }
+        return true;
+    }
+
+    /**
+     * How far above the average ({@code numKeys}) either rank's share may be before the
+     * adaptive split counts buckets instead, as a fraction: 1/32 (the receive buffer's room,
+     * 1.5 x the average, bounds it in any case).
+     */
+    static final double BALANCE = 1.0 / 32;
+
+    /** This rank's keys in member m's block of {@code n} keys after {@link #splitMember}. */
+    private int memberOwn(int m, int n) {
+        return myRank == 0 ? memberLow[m] : n - memberLow[m];
+    }
+
+    /**
+     * Member {@code id} (of one or two): its block of keyArray split at {@code s} into the same
+     * block of keyBuff1, this rank's side ascending from the block's start and the other
+     * rank's descending from its end (member 1: the other way round); keys below s counted
+     * into memberLow[id].
+     */
+    private void splitMember(int id, int members, int s) {
+        int lo = block(numKeys, id, members);
+        int hi = block(numKeys, id + 1, members);
+        // ascending side: member 0 this rank's, member 1 the other's; rank 0's side is the low one
+        boolean lowAscending = (id == 0) == (myRank == 0);
+        long low = VectorSplit.ON
+                ? IsVectorSplit.splitTwoSided(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending)
+                : splitTwoSided(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending);
+        memberLow[id] = (int) low;
+    }
+
+    /** One line for the report at two ranks: how the keys were split between the ranks. */
+    String describeSplit() {
+        if (!splitAdaptive) {
+            return "two-rank split: bucket counts every ranking, as is.c (" + (team.size() > 2 ? "more than two threads"
+                    : "-D" + IsKernel.SPLIT + "=buckets") + ")";
+        }
+        return String.format(Locale.ROOT, "two-rank split: adaptive, at key %d of %d, no bucket count%s (-D%s=buckets: "
+                + "count every ranking, as is.c)", split, maxKey, splitFallbacks == 0 ? ""
+                : "; " + splitFallbacks + " rankings off balance counted buckets", IsKernel.SPLIT);
+    }
+
+    /** Rankings whose adaptive split was off balance and counted buckets instead. */
+    int splitFallbacks() {
+        return splitFallbacks;
+    }
+
+    /** The key the two-rank adaptive split splits at (rank 0 holds the keys below it). */
+    int split() {
+        return split;
     }
 
     /** Member {@code id}: counts its block's buckets, then scatters its keys into keyBuff1. */
@@ -541,6 +701,29 @@ final class IsRanking {
         return low - low0;
     }
 
+    /**
+     * Keys below {@code split} to one end of {@code out[asc, desc)} and the others to the other
+     * end: with {@code lowAscending} the low keys ascending from {@code asc} in the order read
+     * and the high keys descending from {@code desc} (the first read at desc - 1), else the other
+     * way round; returns the number below. Each side fills the range from its end, so neither
+     * needs the other's count first. Branch-free as {@link #splitTwo}.
+     */
+    static long splitTwoSided(int[] keys, int lo, int hi, int split, MemorySegment out, long asc, long desc,
+            boolean lowAscending) {
+        long asc0 = asc;
+        long flip = lowAscending ? 0 : -1;
+        for (int i = lo; i < hi; i++) {
+            int key = keys[i];
+            // -1 when the key goes to the descending side
+            long down = ((split - 1 - key) >> 31) ^ flip;
+            desc += down;
+            out.setAtIndex(ValueLayout.JAVA_INT, asc + ((desc - asc) & down), key);
+            asc += 1 + down;
+        }
+        long ascending = asc - asc0;
+        return lowAscending ? ascending : (hi - lo) - ascending;
+    }
+
     /** Keys to {@code out} at {@code pos[owner[bucket]]}, which advances; for more than two ranks. */
     static void partitionMany(int[] keys, int lo, int hi, int shift, int[] owner, int[] pos, MemorySegment out) {
         for (int i = lo; i < hi; i++) {
@@ -563,37 +746,45 @@ final class IsRanking {
     }
 
     /**
-     * The keys a count reads: an int array (one rank: the rank's keys where they are), or two
-     * segments, {@code a[aFrom, aFrom + aLen)} (the rank's own keys) then {@code b[bFrom, bFrom
-     * + bLen)} (those received), numbered 0 .. total-1 in that order.
+     * The keys a count reads: an int array (one rank: the rank's keys where they are), or
+     * pieces of segments, {@code segments[i][from[i], from[i] + length[i])} (the rank's own keys,
+     * in one or two pieces, then those received), numbered 0 .. total-1 in that order.
      */
     static final class Keys {
         final int[] array;
-        final MemorySegment a;
-        final long aFrom;
-        final int aLen;
-        final MemorySegment b;
-        final long bFrom;
+        private final MemorySegment[] segments;
+        private final long[] from;
+        private final int[] length;
         final int total;
 
         Keys(int[] array, int n) {
             this.array = array;
-            this.a = null;
-            this.aFrom = 0;
-            this.aLen = n;
-            this.b = null;
-            this.bFrom = 0;
+            this.segments = null;
+            this.from = null;
+            this.length = new int[] {n};
             this.total = n;
         }
 
+        /** {@code a[aFrom, aFrom + aLen)} then {@code b[bFrom, bFrom + bLen)}. */
         Keys(MemorySegment a, long aFrom, int aLen, MemorySegment b, long bFrom, int bLen) {
+            this(new MemorySegment[] {a, b}, new long[] {aFrom, bFrom}, new int[] {aLen, bLen});
+        }
+
+        private Keys(MemorySegment[] segments, long[] from, int[] length) {
             this.array = null;
-            this.a = a;
-            this.aFrom = aFrom;
-            this.aLen = aLen;
-            this.b = b;
-            this.bFrom = bFrom;
-            this.total = aLen + bLen;
+            this.segments = segments;
+            this.from = from;
+            this.length = length;
+            int n = 0;
+            for (int len : length) {
+                n = Math.addExact(n, len);
+            }
+            this.total = n;
+        }
+
+        /** Pieces {@code segments[i][from[i], from[i] + length[i])}, in that order. */
+        static Keys of(MemorySegment[] segments, long[] from, int[] length) {
+            return new Keys(segments.clone(), from.clone(), length.clone());
         }
 
         /** hist[key - min]++ for the keys numbered [lo, hi). */
@@ -602,11 +793,14 @@ final class IsRanking {
                 IsRanking.histogram(array, lo, hi, min, hist);
                 return;
             }
-            if (lo < aLen) {
-                IsRanking.histogram(a, aFrom + lo, aFrom + Math.min(hi, aLen), min, hist);
-            }
-            if (hi > aLen) {
-                IsRanking.histogram(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen, min, hist);
+            long start = 0;
+            for (int p = 0; p < segments.length; p++) {
+                long a = Math.max(lo, start);
+                long b = Math.min(hi, start + length[p]);
+                if (a < b) {
+                    IsRanking.histogram(segments[p], from[p] + a - start, from[p] + b - start, min, hist);
+                }
+                start += length[p];
             }
         }
 
@@ -616,11 +810,14 @@ final class IsRanking {
                 IsRanking.narrowHistogram(array, lo, hi, min, hist);
                 return;
             }
-            if (lo < aLen) {
-                IsRanking.narrowHistogram(a, aFrom + lo, aFrom + Math.min(hi, aLen), min, hist);
-            }
-            if (hi > aLen) {
-                IsRanking.narrowHistogram(b, bFrom + Math.max(lo - aLen, 0), bFrom + hi - aLen, min, hist);
+            long start = 0;
+            for (int p = 0; p < segments.length; p++) {
+                long a = Math.max(lo, start);
+                long b = Math.min(hi, start + length[p]);
+                if (a < b) {
+                    IsRanking.narrowHistogram(segments[p], from[p] + a - start, from[p] + b - start, min, hist);
+                }
+                start += length[p];
             }
         }
 
@@ -629,7 +826,14 @@ final class IsRanking {
             if (array != null) {
                 return array[i];
             }
-            return i < aLen ? a.getAtIndex(ValueLayout.JAVA_INT, aFrom + i) : b.getAtIndex(ValueLayout.JAVA_INT, bFrom + i - aLen);
+            long start = 0;
+            for (int p = 0; p < segments.length; p++) {
+                if (i < start + length[p]) {
+                    return segments[p].getAtIndex(ValueLayout.JAVA_INT, from[p] + i - start);
+                }
+                start += length[p];
+            }
+            throw new IndexOutOfBoundsException("key " + i + " of " + total);
         }
     }
 
@@ -720,6 +924,19 @@ final class IsRanking {
         int[] sent = new int[numKeys];
         MemorySegment.copy(keyBuff1, ValueLayout.JAVA_INT, 0, sent, 0, numKeys);
         return new int[][] {Arrays.copyOf(keyArray, numKeys), sendCount.clone(), sent};
+    }
+
+    /** This rank's keys, for tests that give a ranking other keys than NPB's. */
+    int[] keysForTest() {
+        return keyArray;
+    }
+
+    /**
+     * For tests, after the ranking of iteration MAX_ITERATIONS: the keys of all ranks at most
+     * {@code key} as this rank's counts give them, or -1 if the key is outside this rank's range.
+     */
+    long keysAtMostForTest(int key) {
+        return key < lastMinKeyVal || key > lastMaxKeyVal ? -1 : counts[key - lastMinKeyVal] + lastLesser;
     }
 
     /** Whether the last count needed the wide recount (a 16-bit counter wrapped); for tests. */
@@ -913,7 +1130,7 @@ final class IsRanking {
             keys = new Keys(verifyCopy, totalLocalKeys);
         } else {
             // The rank's keys: its own (never sent) and, after them, the ones received.
-            keys = new Keys(keyBuff1, ownFrom, ownKeys, keyBuff2, 0, totalLocalKeys - ownKeys);
+            keys = lastKeys;
         }
         for (int i = 0; i < totalLocalKeys; i++) {
             int key = keys.get(i);

@@ -59,4 +59,41 @@ final class IsVectorSplit {
         }
         return low - low0;
     }
+
+    /**
+     * As {@link IsRanking#splitTwoSided}: keys below {@code split} ascending from {@code asc} and
+     * the others descending from {@code desc} ({@code lowAscending}), or the other way round.
+     * A vector's keys for the descending side are stored, in the order read, just below the
+     * descending position, which then moves down by their number.
+     */
+    static long splitTwoSided(int[] keys, int lo, int hi, int split, MemorySegment out, long asc, long desc,
+            boolean lowAscending) {
+        long asc0 = asc;
+        int step = SPECIES.length();
+        IntVector splitAt = IntVector.broadcast(SPECIES, split);
+        int i = lo;
+        int bound = lo + SPECIES.loopBound(hi - lo);
+        for (; i < bound; i += step) {
+            IntVector v = IntVector.fromArray(SPECIES, keys, i);
+            VectorMask<Integer> below = v.compare(VectorOperators.LT, splitAt);
+            VectorMask<Integer> up = lowAscending ? below : below.not();
+            int n = up.trueCount();
+            v.compress(up).intoMemorySegment(out, asc * Integer.BYTES, ByteOrder.nativeOrder(),
+                    SPECIES.indexInRange(0, n));
+            desc -= step - n;
+            v.compress(up.not()).intoMemorySegment(out, desc * Integer.BYTES, ByteOrder.nativeOrder(),
+                    SPECIES.indexInRange(0, step - n));
+            asc += n;
+        }
+        for (; i < hi; i++) {
+            int key = keys[i];
+            if ((key < split) == lowAscending) {
+                out.setAtIndex(ValueLayout.JAVA_INT, asc++, key);
+            } else {
+                out.setAtIndex(ValueLayout.JAVA_INT, --desc, key);
+            }
+        }
+        long ascending = asc - asc0;
+        return lowAscending ? ascending : (hi - lo) - ascending;
+    }
 }

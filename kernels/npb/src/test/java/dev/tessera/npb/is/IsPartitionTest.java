@@ -118,6 +118,21 @@ class IsPartitionTest {
      * {checks passed}.
      */
     private static int[][][] partitions(int ranks, int threads) {
+        // the bucket path at two ranks too (the adaptive split's layout: IsAdaptiveSplitTest)
+        String saved = System.getProperty(IsKernel.SPLIT);
+        System.setProperty(IsKernel.SPLIT, "buckets");
+        try {
+            return partitionsAsSet(ranks, threads);
+        } finally {
+            if (saved == null) {
+                System.clearProperty(IsKernel.SPLIT);
+            } else {
+                System.setProperty(IsKernel.SPLIT, saved);
+            }
+        }
+    }
+
+    private static int[][][] partitionsAsSet(int ranks, int threads) {
         ConcurrentHashMap<Integer, int[][]> out = new ConcurrentHashMap<>();
         SmpJob.run(ranks, new String[] {"--threads", Integer.toString(threads)}, Duration.ofSeconds(100), session -> {
             int c = CLASS_S;
