@@ -171,7 +171,7 @@ public final class IsKernel implements NpbKernel, MemoryFootprint {
                 + "iterations; %d full: keys in order on every rank)%s", passed, expected,
                 TEST_ARRAY_SIZE * MAX_ITERATIONS, TEST_ARRAY_SIZE, MAX_ITERATIONS, world.size(),
                 ranking.failures().isEmpty() ? "" : System.lineSeparator() + ranking.failures().stripTrailing())
-                + (world.size() == 2 ? System.lineSeparator() + " " + IsRanking.VectorSplit.describe()
+                + (world.size() == 2 ? System.lineSeparator() + " " + ranking.describePartition()
                         + System.lineSeparator() + " " + ranking.describeSplit() : "")
                 + (buckets ? System.lineSeparator() + " One rank ranked as is.c at np = 1 (bucket sort, then the count; -D"
                         + BUCKETS_AT_ONE_RANK + "=true), not in place" : "");

@@ -510,10 +510,15 @@ final class IsRanking {
         int hi = block(numKeys, id + 1, members);
         // ascending side: member 0 this rank's, member 1 the other's; rank 0's side is the low one
         boolean lowAscending = (id == 0) == (myRank == 0);
-        long low = VectorSplit.ON
+        long low = VectorSplit.ON && hi - lo >= VectorSplit.MIN_KEYS
                 ? IsVectorSplit.splitTwoSided(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending)
                 : splitTwoSided(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending);
         memberLow[id] = (int) low;
+    }
+
+    /** One line for the report at two ranks: which form of the partition ran ({@link VectorSplit#describe}). */
+    String describePartition() {
+        return VectorSplit.describe(numKeys / team.size());
     }
 
     /** One line for the report at two ranks: how the keys were split between the ranks. */
@@ -632,7 +637,7 @@ final class IsRanking {
         if (commSize == 2) {
             // Keys of buckets past rank 0's last go to rank 1 (none if rank 1 has no buckets: then
             // ptr2[0] is the last bucket and the split is maxKey, above every key).
-            if (VectorSplit.ON) {
+            if (VectorSplit.ON && hi - lo >= VectorSplit.MIN_KEYS) {
                 IsVectorSplit.splitTwo(keyArray, lo, hi, (ptr2[0] + 1) << shift, keyBuff1, pos[0], pos[1]);
             } else {
                 splitTwo(keyArray, lo, hi, (ptr2[0] + 1) << shift, keyBuff1, pos[0], pos[1]);
@@ -654,6 +659,13 @@ final class IsRanking {
         /** Lanes of an int vector; 0 without the module. */
         static final int LANES = VectorSwitch.moduleLoaded() ? IsVectorSplit.lanes() : 0;
         static final boolean ON = switchAllows() && LANES >= 16;
+        /**
+         * Fewest keys a member splits with the vector form: until C2 has compiled it, the Vector
+         * API runs as Java objects, about 70 ns a key (class S at 2 x 1: 2-4 ms per ranking of
+         * 32K keys against 0.13-0.2 ms for the scalar loop, whose C1 code is fast), and a small
+         * class's run ends before C2 gets to it (docs/npb.md, stop 53).
+         */
+        static final int MIN_KEYS = 1 << 18;
 
         private static boolean switchAllows() {
             try {
@@ -664,9 +676,13 @@ final class IsRanking {
         }
 
         /** One line for the report: which form of the two-rank partition ran, and why. */
-        static String describe() {
-            if (ON) {
+        static String describe(int memberKeys) {
+            if (ON && memberKeys >= MIN_KEYS) {
                 return "two-rank partition: Vector API, " + LANES + " lanes of int (" + VectorSwitch.PROPERTY + "=false: scalar)";
+            }
+            if (ON) {
+                return "two-rank partition: scalar (" + memberKeys + " keys per thread; the vector form from " + MIN_KEYS
+                        + ", it is slower until compiled)";
             }
             if (LANES == 0) {
                 return "two-rank partition: scalar (no module " + VectorSwitch.MODULE + " in this JVM; java --add-modules "

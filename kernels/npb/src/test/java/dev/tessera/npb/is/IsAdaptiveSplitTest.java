@@ -133,6 +133,21 @@ class IsAdaptiveSplitTest {
     }
 
     /**
+     * Class W, the smallest whose blocks (512K keys per rank) take the Vector API form of the
+     * split where it runs: it verifies, and the report says which form ran.
+     */
+    @Test
+    void classWAtTwoRanksSplitsWithTheVectorFormWhereItRuns() {
+        withSplit(null, () -> {
+            KernelResult r = SmpRuns.run(new IsKernel(), 'W', 2, 1);
+            assertTrue(r.verified(), r.verificationDetail());
+            String form = IsRanking.VectorSplit.ON ? "two-rank partition: Vector API, " : "two-rank partition: scalar (";
+            assertTrue(r.verificationDetail().contains(form), r.verificationDetail());
+            assertTrue(r.verificationDetail().contains("two-rank split: adaptive, at key 32768 of 65536"), r.verificationDetail());
+        });
+    }
+
+    /**
      * Two ranks, class S sizes, keys of {@code skewed}'s distribution instead of NPB's; two
      * rankings. Per rank: {fallbacks after the first, fallbacks after the second, split,
      * full verification passed (1/0)}, then every key value's count of keys at most it (-1

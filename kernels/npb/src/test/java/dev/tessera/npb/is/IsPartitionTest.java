@@ -212,8 +212,13 @@ class IsPartitionTest {
     void theReportNamesThePartitionFormAtTwoRanks() {
         KernelResult two = SmpRuns.run(new IsKernel(), 'S', 2, 1);
         assertTrue(two.verified(), two.verificationDetail());
-        String form = IsRanking.VectorSplit.ON ? "two-rank partition: Vector API, " : "two-rank partition: scalar (";
+        // class S: 32768 keys per rank, fewer than the vector form's smallest block
+        String form = IsRanking.VectorSplit.ON ? "two-rank partition: scalar (32768 keys per thread; the vector form from 262144"
+                : "two-rank partition: scalar (";
         assertTrue(two.verificationDetail().contains(form), two.verificationDetail());
+        if (IsRanking.VectorSplit.ON) {
+            assertTrue(IsRanking.VectorSplit.describe(1 << 18).startsWith("two-rank partition: Vector API, 16 lanes of int"));
+        }
         KernelResult one = SmpRuns.run(new IsKernel(), 'S', 1, 1);
         assertFalse(one.verificationDetail().contains("partition"), one.verificationDetail());
     }
