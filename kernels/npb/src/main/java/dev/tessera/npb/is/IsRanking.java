@@ -809,15 +809,7 @@ final class IsRanking {
                 IsRanking.histogram(array, lo, hi, min, hist);
                 return;
             }
-            long start = 0;
-            for (int p = 0; p < segments.length; p++) {
-                long a = Math.max(lo, start);
-                long b = Math.min(hi, start + length[p]);
-                if (a < b) {
-                    IsRanking.histogram(segments[p], from[p] + a - start, from[p] + b - start, min, hist);
-                }
-                start += length[p];
-            }
+            forPieces(lo, hi, (segment, a, b) -> IsRanking.histogram(segment, a, b, min, hist));
         }
 
         /** The same into a 16-bit histogram. */
@@ -826,12 +818,22 @@ final class IsRanking {
                 IsRanking.narrowHistogram(array, lo, hi, min, hist);
                 return;
             }
+            forPieces(lo, hi, (segment, a, b) -> IsRanking.narrowHistogram(segment, a, b, min, hist));
+        }
+
+        /** A pass over the keys at elements [a, b) of one segment. */
+        private interface Pass {
+            void over(MemorySegment segment, long a, long b);
+        }
+
+        /** {@code pass} over the parts of the pieces that hold the keys numbered [lo, hi). */
+        private void forPieces(int lo, int hi, Pass pass) {
             long start = 0;
             for (int p = 0; p < segments.length; p++) {
                 long a = Math.max(lo, start);
                 long b = Math.min(hi, start + length[p]);
                 if (a < b) {
-                    IsRanking.narrowHistogram(segments[p], from[p] + a - start, from[p] + b - start, min, hist);
+                    pass.over(segments[p], from[p] + a - start, from[p] + b - start);
                 }
                 start += length[p];
             }

@@ -35,15 +35,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IsAdaptiveSplitTest {
 
     private static final int CLASS_S = 0;
-    private static final int UNTOUCHED = 0x7f7f7f7f;
+    private static final int UNTOUCHED = IsPartitionTest.UNTOUCHED;
 
     private static int[] keys(int n, int maxKey, long seed) {
-        Random random = new Random(seed);
-        int[] keys = new int[n];
-        for (int i = 0; i < n; i++) {
-            keys[i] = random.nextInt(maxKey);
-        }
-        return keys;
+        return IsPartitionTest.keys(n, maxKey, seed);
     }
 
     private static int[] reversed(int[] a) {

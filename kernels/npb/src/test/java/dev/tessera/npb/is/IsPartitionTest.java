@@ -37,9 +37,9 @@ class IsPartitionTest {
 
     private static final int CLASS_S = 0;
     /** Marks the elements a loop must not write. */
-    private static final int UNTOUCHED = 0x7f7f7f7f;
+    static final int UNTOUCHED = 0x7f7f7f7f;
 
-    private static int[] keys(int n, int maxKey, long seed) {
+    static int[] keys(int n, int maxKey, long seed) {
         Random random = new Random(seed);
         int[] keys = new int[n];
         for (int i = 0; i < n; i++) {
