@@ -118,7 +118,7 @@ public final class NpbCompareCommand implements Callable<Integer> {
                         row.problemClass(), row.layout());
                 RunOutcome ours = ProgramRun.run(tesseraCommand(tessera, row), new HashMap<>(), null, timeoutSeconds);
                 if (ours != null) {
-                    row.ours().add(ours);
+                    table.record(row, rep, ours);
                 }
                 if (table.runsReference(row)) {
                     Map<String, String> env = new HashMap<>();
@@ -126,7 +126,7 @@ public final class NpbCompareCommand implements Callable<Integer> {
                             new Layout(row.layout().ranks(), 1), env);
                     RunOutcome ref = ProgramRun.run(cmd, env, null, timeoutSeconds);
                     if (ref != null) {
-                        row.reference().add(ref);
+                        table.recordReference(row, rep, ref);
                     }
                 }
             }

@@ -46,8 +46,18 @@ final class NpbTable {
         }
     }
 
-    /** A speed-up check: a layout's speed-up over 1 x 1 and the reference's from np = 1 to np = cores. */
-    record SpeedUp(char problemClass, String kernel, Layout layout, double ours, double reference) {
+    /**
+     * A speed-up check: a layout's speed-up over 1 x 1 and the reference's from np = 1 to np = cores,
+     * each the ratio of the medians; and the same ratios taken within each round that ran both runs
+     * of the pair ({@link #record}), sorted (empty where no round did): a round's runs follow one
+     * another, so a machine that changes speed between rounds moves both runs of a pair.
+     */
+    record SpeedUp(char problemClass, String kernel, Layout layout, double ours, double reference, double[] oursByRound,
+            double[] referenceByRound) {
+        SpeedUp(char problemClass, String kernel, Layout layout, double ours, double reference) {
+            this(problemClass, kernel, layout, ours, reference, new double[0], new double[0]);
+        }
+
         boolean known() {
             return !Double.isNaN(ours) && !Double.isNaN(reference);
         }
@@ -66,6 +76,39 @@ final class NpbTable {
 
     private final List<Row> rows = new ArrayList<>();
     private final Map<String, List<RunOutcome>> references = new LinkedHashMap<>();
+    /** Mop/s by round: of each row's Tessera runs, and of each reference run list (keyed by the list itself). */
+    private final Map<Row, Map<Integer, Double>> oursByRound = new java.util.IdentityHashMap<>();
+    private final Map<List<RunOutcome>, Map<Integer, Double>> referenceByRound = new java.util.IdentityHashMap<>();
+
+    /** Adds a Tessera run of {@code row} made in round {@code round} (0, 1, ...). */
+    void record(Row row, int round, RunOutcome run) {
+        row.ours().add(run);
+        oursByRound.computeIfAbsent(row, r -> new java.util.TreeMap<>()).put(round, run.mops());
+    }
+
+    /** Adds a reference run of {@code row}'s (class, kernel, ranks) made in round {@code round}. */
+    void recordReference(Row row, int round, RunOutcome run) {
+        row.reference().add(run);
+        referenceByRound.computeIfAbsent(row.reference(), r -> new java.util.TreeMap<>()).put(round, run.mops());
+    }
+
+    /** a[i] / b[i] for every round in both, sorted. */
+    private static double[] roundRatios(Map<Integer, Double> a, Map<Integer, Double> b) {
+        if (a == null || b == null) {
+            return new double[0];
+        }
+        return a.entrySet().stream().filter(e -> b.containsKey(e.getKey()))
+                .mapToDouble(e -> e.getValue() / b.get(e.getKey())).sorted().toArray();
+    }
+
+    private Row row(char problemClass, String kernel, Layout layout) {
+        for (Row r : rows) {
+            if (r.problemClass() == problemClass && r.kernel().equals(kernel) && r.layout().equals(layout)) {
+                return r;
+            }
+        }
+        return null;
+    }
 
     /** Adds the row of (class, kernel, layout); its reference runs are those of (class, kernel, the layout's ranks). */
     Row add(char problemClass, String kernel, Layout layout) {
@@ -97,12 +140,8 @@ final class NpbTable {
 
     /** Median Tessera Mop/s of (class, kernel, layout); NaN when no such row. */
     double mops(char problemClass, String kernel, Layout layout) {
-        for (Row r : rows) {
-            if (r.problemClass() == problemClass && r.kernel().equals(kernel) && r.layout().equals(layout)) {
-                return r.mops();
-            }
-        }
-        return Double.NaN;
+        Row r = row(problemClass, kernel, layout);
+        return r == null ? Double.NaN : r.mops();
     }
 
     /** Every row on more than one core, with its speed-up and the reference's (NaN where a run is missing). */
@@ -116,7 +155,12 @@ final class NpbTable {
             double ours = r.mops() / mops(r.problemClass(), r.kernel(), single);
             double reference = referenceMops(r.problemClass(), r.kernel(), r.layout().cores())
                     / referenceMops(r.problemClass(), r.kernel(), 1);
-            out.add(new SpeedUp(r.problemClass(), r.kernel(), r.layout(), ours, reference));
+            Row one = row(r.problemClass(), r.kernel(), single);
+            double[] oursRounds = roundRatios(oursByRound.get(r), one == null ? null : oursByRound.get(one));
+            double[] referenceRounds = roundRatios(
+                    referenceByRound.get(references.get(referenceKey(r.problemClass(), r.kernel(), r.layout().cores()))),
+                    referenceByRound.get(references.get(referenceKey(r.problemClass(), r.kernel(), 1))));
+            out.add(new SpeedUp(r.problemClass(), r.kernel(), r.layout(), ours, reference, oursRounds, referenceRounds));
         }
         return out;
     }
@@ -170,9 +214,13 @@ final class NpbTable {
             s.append(String.format(Locale.ROOT, "  %-5s %-6s %-7s %9s %11s %s%n", "class", "kernel", "np x t", "Tessera", "reference",
                     "goal"));
             for (SpeedUp u : speedUps) {
-                s.append(String.format(Locale.ROOT, "  %-5s %-6s %-7s %9.2f %11.2f %s%n", u.problemClass(),
+                s.append(String.format(Locale.ROOT, "  %-5s %-6s %-7s %9.2f %11.2f %s%s%n", u.problemClass(),
                         u.kernel().toUpperCase(Locale.ROOT), u.layout(), u.ours(), u.reference(),
-                        !u.known() ? "not measured" : u.met() ? "met" : "not met"));
+                        !u.known() ? "not measured" : u.met() ? "met" : "not met", byRound(u)));
+            }
+            if (speedUps.stream().anyMatch(u -> u.oursByRound().length > 1 || u.referenceByRound().length > 1)) {
+                s.append("  (per round: the median and range of the speed-ups taken within each round, whose runs follow one "
+                        + "another)\n");
             }
         }
         for (OneCore c : oneCore()) {
@@ -184,6 +232,21 @@ final class NpbTable {
                     c.lowest(), LOWEST_GOAL, c.met() ? "met" : "not met"));
         }
         return s.toString();
+    }
+
+    /** "; per round 1.10 (0.93-1.20) / 1.90 (1.85-1.95)" when more than one round paired either speed-up, else "". */
+    static String byRound(SpeedUp u) {
+        if (u.oursByRound().length < 2 && u.referenceByRound().length < 2) {
+            return "";
+        }
+        return "; per round " + spread(u.oursByRound()) + " / " + spread(u.referenceByRound());
+    }
+
+    private static String spread(double[] sorted) {
+        if (sorted.length == 0) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.2f (%.2f-%.2f)", median(sorted), sorted[0], sorted[sorted.length - 1]);
     }
 
     /** CSV of one class's rows, with the speed-ups beside each row on more than one core. */

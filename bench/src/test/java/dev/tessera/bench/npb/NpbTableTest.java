@@ -1,5 +1,6 @@
 package dev.tessera.bench.npb;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -145,5 +146,46 @@ class NpbTableTest {
                 () -> NpbCompareCommand.parseClasses(List.of("A", "E")));
         assertTrue(e.getMessage().contains("'E' is not a class letter"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> NpbCompareCommand.parseClasses(List.of("AB")));
+    }
+
+    /**
+     * A machine that runs twice as fast in the second round: the ratio of the medians mixes rounds,
+     * the per-round speed-ups pair the runs of one round.
+     */
+    @Test
+    void speedUpsWithinRoundsPairTheRunsOfOneRound() {
+        NpbTable t = new NpbTable();
+        NpbTable.Row one = t.add('A', "is", L11);
+        NpbTable.Row two = t.add('A', "is", L21);
+        double[] speed = {1, 2, 1};
+        for (int round = 0; round < 3; round++) {
+            t.record(one, round, run(400 * speed[round]));
+            t.recordReference(one, round, run(100 * speed[round]));
+            t.record(two, round, run(600 * speed[round]));
+            t.recordReference(two, round, run(190 * speed[round]));
+        }
+        NpbTable.SpeedUp u = t.speedUps().get(0);
+        assertEquals(1.5, u.ours(), 1e-12);
+        assertArrayEquals(new double[] {1.5, 1.5, 1.5}, u.oursByRound(), 1e-12);
+        assertArrayEquals(new double[] {1.9, 1.9, 1.9}, u.referenceByRound(), 1e-12);
+        assertTrue(t.format("h").contains("A     IS     2x1          1.50        1.90 not met; per round 1.50 (1.50-1.50) / 1.90 (1.90-1.90)"),
+                t.format("h"));
+        // a round whose 1x1 run failed pairs nothing; the reference's rounds still pair
+        NpbTable u2 = new NpbTable();
+        NpbTable.Row a = u2.add('A', "is", L11);
+        NpbTable.Row b = u2.add('A', "is", L21);
+        u2.recordReference(a, 0, run(100));   // round 0: our 1x1 run failed
+        u2.record(b, 0, run(2000));
+        u2.recordReference(b, 0, run(180));
+        u2.record(a, 1, run(400));
+        u2.recordReference(a, 1, run(200));
+        u2.record(b, 1, run(500));
+        u2.recordReference(b, 1, run(400));
+        NpbTable.SpeedUp v = u2.speedUps().get(0);
+        assertArrayEquals(new double[] {1.25}, v.oursByRound(), 1e-12, "round 1's pair only");
+        assertArrayEquals(new double[] {1.8, 2.0}, v.referenceByRound(), 1e-12);
+        assertTrue(u2.format("h").contains("per round 1.25 (1.25-1.25) / 1.90 (1.80-2.00)"), u2.format("h"));
+        // runs added without rounds (as before) print no per-round part
+        assertFalse(table().format("h").contains("per round"));
     }
 }
