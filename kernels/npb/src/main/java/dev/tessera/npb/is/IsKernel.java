@@ -26,7 +26,9 @@ import java.util.Locale;
  * keys; each rank groups its keys by the rank their bucket goes to (is.c sorts them into the
  * buckets; the grouping by rank is what the exchange needs); an alltoall of the counts and an alltoallv of the keys redistribute them; each rank
  * then counts its keys' populations over its key range and turns them into ranks by a
- * prefix sum. Five test keys, hidden in the top of the bucket-size vector, are checked
+ * prefix sum. With two ranks the keys are split at the middle of the key range instead, without
+ * the bucket count, as long as that keeps the ranks within 1/32 of the average
+ * ({@link IsRanking#rankSplitTwo}, {@link #SPLIT}). Five test keys, hidden in the top of the bucket-size vector, are checked
  * against the reference's ranks every iteration (partial verification); after the timed
  * part the keys are sorted by their ranks and checked in order across ranks (full
  * verification). The number of ranks must be a power of two (is.c refuses others), and at
