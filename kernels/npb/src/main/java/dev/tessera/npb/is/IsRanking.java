@@ -510,9 +510,14 @@ final class IsRanking {
         int hi = block(numKeys, id + 1, members);
         // ascending side: member 0 this rank's, member 1 the other's; rank 0's side is the low one
         boolean lowAscending = (id == 0) == (myRank == 0);
-        long low = VectorSplit.ON && hi - lo >= VectorSplit.MIN_KEYS
-                ? IsVectorSplit.splitTwoSided(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending)
-                : splitTwoSided(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending);
+        long low;
+        if (VectorSplit.ON && hi - lo >= VectorSplit.MIN_KEYS) {
+            low = VectorSplit.COMPRESS
+                    ? IsVectorSplit.splitTwoSided(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending)
+                    : IsVectorSplit.splitTwoSidedPermute(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending);
+        } else {
+            low = splitTwoSided(keyArray, lo, hi, s, keyBuff1, lo, hi, lowAscending);
+        }
         memberLow[id] = (int) low;
     }
 
@@ -637,7 +642,7 @@ final class IsRanking {
         if (commSize == 2) {
             // Keys of buckets past rank 0's last go to rank 1 (none if rank 1 has no buckets: then
             // ptr2[0] is the last bucket and the split is maxKey, above every key).
-            if (VectorSplit.ON && hi - lo >= VectorSplit.MIN_KEYS) {
+            if (VectorSplit.COMPRESS && hi - lo >= VectorSplit.MIN_KEYS) {
                 IsVectorSplit.splitTwo(keyArray, lo, hi, (ptr2[0] + 1) << shift, keyBuff1, pos[0], pos[1]);
             } else {
                 splitTwo(keyArray, lo, hi, (ptr2[0] + 1) << shift, keyBuff1, pos[0], pos[1]);
@@ -650,15 +655,20 @@ final class IsRanking {
     /**
      * Whether the two-rank partition runs {@link IsVectorSplit}: the JVM has the module
      * jdk.incubator.vector (bin/tessera npb adds it), a vector holds 16 ints (AVX-512, where
-     * compress is one instruction), and the kernels' {@link VectorSwitch} (tessera.npb.vector,
-     * TESSERA_NPB_VECTOR; MG's too) is not false. Both forms write the same keys to the same
-     * places. A scratch loop over 4M class-A keys on the Intel Xeon (model 167, docs/npb.md,
-     * stop 51): 5.6-8.3 ms against 21-56 ms for the scalar form.
+     * compress is one instruction: {@link IsVectorSplit#splitTwoSided}) or 8 (AVX2: a
+     * permutation from a table, {@link IsVectorSplit#splitTwoSidedPermute}), and the kernels'
+     * {@link VectorSwitch} (tessera.npb.vector, TESSERA_NPB_VECTOR; MG's too) is not false. All
+     * forms put the same keys on the same sides. A scratch loop over 4M class-A keys on the
+     * Intel Xeon (model 167, docs/npb.md, stop 51): 5.6-8.3 ms by compress against 21-56 ms for
+     * the scalar form; on an AMD EPYC (Zen 3, AVX2; stop 54) 2.0 ms by the permutation against
+     * 7.8 ms scalar (a copy of the same keys: 1.9 ms).
      */
     static final class VectorSplit {
         /** Lanes of an int vector; 0 without the module. */
         static final int LANES = VectorSwitch.moduleLoaded() ? IsVectorSplit.lanes() : 0;
-        static final boolean ON = switchAllows() && LANES >= 16;
+        static final boolean ON = switchAllows() && (LANES >= 16 || LANES == 8);
+        /** The compress form (16 lanes); else, where {@link #ON}, the permutation form. */
+        static final boolean COMPRESS = ON && LANES >= 16;
         /**
          * Fewest keys a member splits with the vector form: until C2 has compiled it, the Vector
          * API runs as Java objects, about 70 ns a key (class S at 2 x 1: 2-4 ms per ranking of
@@ -678,7 +688,9 @@ final class IsRanking {
         /** One line for the report: which form of the two-rank partition ran, and why. */
         static String describe(int memberKeys) {
             if (ON && memberKeys >= MIN_KEYS) {
-                return "two-rank partition: Vector API, " + LANES + " lanes of int (" + VectorSwitch.PROPERTY + "=false: scalar)";
+                return "two-rank partition: Vector API, " + LANES + " lanes of int, "
+                        + (COMPRESS ? "compress" : "a permutation per vector (no compress instruction)")
+                        + " (" + VectorSwitch.PROPERTY + "=false: scalar)";
             }
             if (ON) {
                 return "two-rank partition: scalar (" + memberKeys + " keys per thread; the vector form from " + MIN_KEYS
@@ -688,8 +700,8 @@ final class IsRanking {
                 return "two-rank partition: scalar (no module " + VectorSwitch.MODULE + " in this JVM; java --add-modules "
                         + VectorSwitch.MODULE + ")";
             }
-            if (LANES < 16) {
-                return "two-rank partition: scalar (vectors of " + LANES + " int on this CPU; the vector form needs 16)";
+            if (LANES != 8 && LANES < 16) {
+                return "two-rank partition: scalar (vectors of " + LANES + " int on this CPU; the vector forms need 8 or 16)";
             }
             return "two-rank partition: scalar (" + VectorSwitch.PROPERTY + " or " + VectorSwitch.VARIABLE + " false)";
         }

@@ -15,9 +15,11 @@ import jdk.incubator.vector.VectorSpecies;
  * high position. Same output as the scalar loop (each side in the order read); no store
  * reaches past the keys it writes, so the members' parts of the buffer stay apart.
  *
- * <p>Only used where a vector holds 16 ints (AVX-512): compress is one instruction there
- * ({@code vpcompressd}). Only {@link IsRanking} refers to this class, and only when the module
- * is in the boot layer: without it this class is never loaded.
+ * <p>The compress forms run where a vector holds 16 ints (AVX-512): compress is one instruction
+ * there ({@code vpcompressd}). Where it holds 8 (AVX2, no compress instruction: the Vector API's
+ * compress there was no faster than the scalar loop) the two-sided split permutes each vector
+ * instead ({@link #splitTwoSidedPermute}). Only {@link IsRanking} refers to this class, and only
+ * when the module is in the boot layer: without it this class is never loaded.
  */
 final class IsVectorSplit {
 
@@ -85,6 +87,79 @@ final class IsVectorSplit {
                     SPECIES.indexInRange(0, step - n));
             asc += n;
         }
+        return finishSided(keys, i, lo, hi, split, out, asc0, asc, desc, lowAscending);
+    }
+
+    /** The permutation form's vectors: 8 ints (AVX2), whatever the preferred width. */
+    static final VectorSpecies<Integer> PERMUTE_SPECIES = IntVector.SPECIES_256;
+
+    /**
+     * For {@link #splitTwoSidedPermute}: for each mask of a vector's 8 lanes (bit i set: lane i
+     * goes to the ascending side), the lane order that puts those lanes first and the others
+     * after them, each in the order read; mask m's order at {@code 8 * m} (8 KiB).
+     */
+    static final int[] ORDERS = orders(PERMUTE_SPECIES.length());
+
+    static int[] orders(int lanes) {
+        int[] orders = new int[(1 << lanes) * lanes];
+        for (int m = 0; m < 1 << lanes; m++) {
+            int k = m * lanes;
+            for (int lane = 0; lane < lanes; lane++) {
+                if ((m >>> lane & 1) != 0) {
+                    orders[k++] = lane;
+                }
+            }
+            for (int lane = 0; lane < lanes; lane++) {
+                if ((m >>> lane & 1) == 0) {
+                    orders[k++] = lane;
+                }
+            }
+        }
+        return orders;
+    }
+
+    /**
+     * As {@link #splitTwoSided}, with vectors of 8 ints and no compress instruction (AVX2: x86
+     * before AVX-512, the AMD EPYC up to Zen 3): one permutation of each vector
+     * ({@link #ORDERS}, a {@code vpermd}) puts its ascending-side keys first and its
+     * descending-side keys last, and the whole vector is stored twice, at the ascending position
+     * and just below the descending one, which then move by the two numbers. Each store also
+     * writes lanes of the other side into the gap between the two positions, where later stores
+     * overwrite them; so the vector loop stops while two vectors of keys are left (the gap is the
+     * number of keys left: {@code desc - asc} must be {@code hi - lo}) and the scalar loop does
+     * the rest. The descending side holds each vector's keys in read order, as the compress form.
+     */
+    static long splitTwoSidedPermute(int[] keys, int lo, int hi, int split, MemorySegment out, long asc, long desc,
+            boolean lowAscending) {
+        if (desc - asc != hi - lo) {
+            throw new IllegalArgumentException("the output range [" + asc + ", " + desc + ") must hold exactly the "
+                    + (hi - lo) + " keys");
+        }
+        long asc0 = asc;
+        VectorSpecies<Integer> species = PERMUTE_SPECIES;
+        int step = species.length();
+        int flip = lowAscending ? 0 : (1 << step) - 1;
+        IntVector splitAt = IntVector.broadcast(species, split);
+        int i = lo;
+        for (; i <= hi - 2 * step; i += step) {
+            IntVector v = IntVector.fromArray(species, keys, i);
+            int up = (int) v.compare(VectorOperators.LT, splitAt).toLong() ^ flip;
+            int n = Integer.bitCount(up);
+            IntVector p = IntVector.fromArray(species, ORDERS, up * step).selectFrom(v);
+            p.intoMemorySegment(out, asc * Integer.BYTES, ByteOrder.nativeOrder());
+            p.intoMemorySegment(out, (desc - step) * Integer.BYTES, ByteOrder.nativeOrder());
+            asc += n;
+            desc -= step - n;
+        }
+        return finishSided(keys, i, lo, hi, split, out, asc0, asc, desc, lowAscending);
+    }
+
+    /**
+     * The keys from {@code i} to {@code hi} one at a time, after a vector loop that left the
+     * positions at {@code asc} and {@code desc}; returns the block's keys below the split.
+     */
+    private static long finishSided(int[] keys, int i, int lo, int hi, int split, MemorySegment out, long asc0,
+            long asc, long desc, boolean lowAscending) {
         for (; i < hi; i++) {
             int key = keys[i];
             if ((key < split) == lowAscending) {

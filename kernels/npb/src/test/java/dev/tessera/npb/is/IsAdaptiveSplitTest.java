@@ -89,6 +89,22 @@ class IsAdaptiveSplitTest {
                 "vector: the descending side's keys");
         assertArrayEquals(Arrays.copyOfRange(expected, at + n, expected.length), Arrays.copyOfRange(got, at + n, got.length),
                 "vector: the room after");
+
+        // The permutation form (8 lanes, AVX2) also stores whole vectors into the gap between the
+        // two sides: the same block, and nothing outside it written.
+        out.fill((byte) 0x7f);
+        assertEquals(below, IsVectorSplit.splitTwoSidedPermute(keys, lo, hi, split, out, at, at + n, lowAscending),
+                "permutation: keys below");
+        got = out.toArray(ValueLayout.JAVA_INT);
+        assertArrayEquals(Arrays.copyOfRange(expected, 0, at + ascending.length), Arrays.copyOfRange(got, 0, at + ascending.length),
+                "permutation: the room before, then the ascending side in read order");
+        assertArrayEquals(sorted(descending), sorted(Arrays.copyOfRange(got, at + ascending.length, at + n)),
+                "permutation: the descending side's keys");
+        assertArrayEquals(Arrays.copyOfRange(expected, at + n, expected.length), Arrays.copyOfRange(got, at + n, got.length),
+                "permutation: the room after");
+        assertThrows(IllegalArgumentException.class,
+                () -> IsVectorSplit.splitTwoSidedPermute(keys, lo, hi, split, out, at, at + n + 1, lowAscending),
+                "a range wider than the keys");
     }
 
     /** Runs {@code body} with {@link IsKernel#SPLIT} set to {@code value} (null: unset), restoring it after. */
