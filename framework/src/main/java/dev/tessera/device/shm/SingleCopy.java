@@ -73,16 +73,13 @@ final class SingleCopy {
     /**
      * True if single copy is on: {@code -Dtessera.shm.singleCopy=on|off} or
      * {@code TESSERA_SHM_SINGLE_COPY=on|off} (the property wins; also true/false, yes/no, 1/0; any
-     * other value is refused, {@link ShmSwitch}); without either, on for Intel
-     * processors and off for others. On the Intel Xeon VM (family 6 model 207) single copy
-     * takes a ping-pong of 64 KiB-1 MiB from native memory to 0.85-0.91 x Open MPI's time,
-     * where the ring's two copies take 1.2-1.7 x (stop 42, docs/performance.md); on the AMD
-     * EPYC VMs this project measured earlier, process_vm_readv moved 1 MiB in 99-105 us where
-     * the ring's two pipelined copies took 22-25 us, at every size from 64 KiB to 4 MiB, and
-     * Open MPI's CMA path was as slow there.
+     * other value is refused, {@link ShmSwitch}); without either, on for Intel processors and AMD
+     * before family 26, off for others ({@link dev.tessera.internal.CpuKind#singleCopyByDefault},
+     * which gives the measurements).
      */
     static boolean requested() {
-        return ShmSwitch.read("tessera.shm.singleCopy", "TESSERA_SHM_SINGLE_COPY", intelProcessor());
+        return ShmSwitch.read("tessera.shm.singleCopy", "TESSERA_SHM_SINGLE_COPY",
+                dev.tessera.internal.CpuKind.THIS.singleCopyByDefault());
     }
 
     /** {@link #requested}, or false for a value it refuses (which {@link ShmSwitch#check} reports). */
@@ -92,20 +89,6 @@ final class SingleCopy {
         } catch (dev.tessera.TesseraException e) {
             return false;
         }
-    }
-
-    /** True if /proc/cpuinfo names an Intel processor ({@code vendor_id : GenuineIntel}). */
-    static boolean intelProcessor() {
-        try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of("/proc/cpuinfo"))) {
-            for (String line; (line = in.readLine()) != null; ) {
-                if (line.startsWith("vendor_id")) {
-                    return line.contains("GenuineIntel");
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            // no /proc: not Linux, and single copy is Linux-only anyway
-        }
-        return false;
     }
 
     static boolean available() {

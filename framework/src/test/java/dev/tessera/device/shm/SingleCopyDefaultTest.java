@@ -36,19 +36,9 @@ class SingleCopyDefaultTest {
     }
 
     @Test
-    void withoutPropertyOrVariableItIsOnExactlyOnIntelProcessors() {
+    void withoutPropertyOrVariableItFollowsTheProcessorKind() {
         if (System.getenv("TESSERA_SHM_SINGLE_COPY") == null) {
-            assertEquals(SingleCopy.intelProcessor(), requestedWith(null));
-        }
-    }
-
-    @Test
-    void intelProcessorsAreRecognisedFromProcCpuinfo() throws Exception {
-        java.nio.file.Path cpuinfo = java.nio.file.Path.of("/proc/cpuinfo");
-        if (java.nio.file.Files.isReadable(cpuinfo)) {
-            boolean intel = java.nio.file.Files.readAllLines(cpuinfo).stream()
-                    .filter(l -> l.startsWith("vendor_id")).findFirst().map(l -> l.contains("GenuineIntel")).orElse(false);
-            assertEquals(intel, SingleCopy.intelProcessor());
+            assertEquals(dev.tessera.internal.CpuKind.THIS.singleCopyByDefault(), requestedWith(null));
         }
     }
 }
