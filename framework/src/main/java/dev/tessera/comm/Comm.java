@@ -54,7 +54,13 @@ public class Comm {
     /** Whether this communicator is in the rank's set of communicators that deferred a check. */
     private volatile boolean deferredChecks;
     private volatile boolean freed;
-    private Collectives collectives;
+    /**
+     * Created at the first collective call. Read without a lock (volatile: a plain load on x86):
+     * a lock is two locked instructions per collective call, and each waits until the previous
+     * call's stores into shared memory (a NodeCollectives lane line the peer holds) have taken
+     * their line back, so a reduce contributor could not run ahead of that transfer.
+     */
+    private volatile Collectives collectives;
     private ObjectReceiveQueue objectReceives;
 
     Comm(RankEnvironment env, Group group, int context) {
@@ -984,11 +990,18 @@ public class Comm {
     // ------------------------------------------------------------------ collective plumbing
 
     /** The collective engine of this communicator (created on first use). */
-    synchronized Collectives collectives() {
-        if (collectives == null) {
-            collectives = new Collectives(this);
+    Collectives collectives() {
+        Collectives c = collectives;
+        if (c == null) {
+            synchronized (this) {
+                c = collectives;
+                if (c == null) {
+                    c = new Collectives(this);
+                    collectives = c;
+                }
+            }
         }
-        return collectives;
+        return c;
     }
 
     /**

@@ -14,19 +14,22 @@ import java.util.Set;
  *
  * <p>Where it wins (docs/performance.md, stop 49, Intel Xeon model 167, 3 alternating rounds
  * next to Open MPI): bcast from 128 KiB (512 KiB: 42 us against 67 us through the slots, Open
- * MPI 42 us; 256 KiB 27 against 31; level at 128 KiB and 2 MiB). Not by default: allgather (256
- * KiB 8 % slower and 1 MiB 8-38 % slower in stop 50's re-check, 2 rounds; stop 49's first run read 274 us against 75), alltoall
- * (level at every size), reduce (1 MiB 595 us against 233 in stop 49's first run: the root
- * copies, then folds, where the slots let both ranks work on chunks at once), and any call
- * under 128 KiB (the single copy's hand-over, a cell, the sender's offer and the receiver's read
- * call, costs more than the copy it saves: bcast 16-64 KiB 1.1-1.8x slower point to point).
+ * MPI 42 us; 256 KiB 27 against 31; level at 128 KiB and 2 MiB); under 128 KiB the single copy's
+ * hand-over (a cell, the sender's offer and the receiver's read call) costs more than the copy it
+ * saves (bcast 16-64 KiB 1.1-1.8x slower point to point). Allgather and alltoall from 32 KiB
+ * (stop 55, same kind of machine, 2 rounds, since the device offers its own message before it
+ * reads the peer's, so both ranks copy at once): 64 KiB 5.3 us against 8.1-8.7 through the slots,
+ * 256 KiB 16-24 against 32-34, 1 MiB 119-160 against 192-250 (Open MPI 5.2, 15-16, 123-160); level
+ * at 16 KiB. Not by default: reduce (1 MiB 595 us against 233 in stop 49's first run: the root
+ * copies, then folds, where the slots let both ranks work on chunks at once).
  *
  * <p>{@code -Dtessera.shm.coll.singleCopy=auto|off} or {@code TESSERA_SHM_COLL_SINGLE_COPY=auto|off}
  * (the property wins; {@code 0} and {@code false} mean off; default auto: taken where the device
  * says every member copies heap arrays singly, that is with spinning ranks, a working C compiler for
  * the helper and single copy on, see {@code tessera info}); {@code tessera.shm.coll.singleCopyCalls}
- * (default {@code bcast}; also {@code reduce}, {@code allgather}, {@code alltoall}) and
- * {@code tessera.shm.coll.singleCopyMin} (bytes, default 128 KiB). Every rank must be given the
+ * (default {@code bcast,allgather,alltoall}; also {@code reduce}) and
+ * {@code tessera.shm.coll.singleCopyMin} (bytes, for every call; default 128 KiB for bcast and
+ * reduce, 32 KiB for allgather and alltoall). Every rank must be given the
  * same settings, as for the other shared-memory collective switches.
  */
 final class PairCopyDecision {
@@ -36,18 +39,26 @@ final class PairCopyDecision {
             System.getenv().getOrDefault("TESSERA_SHM_COLL_SINGLE_COPY", "auto")));
 
     /**
-     * Smallest message that goes point to point ({@code tessera.shm.coll.singleCopyMin}, bytes; the
-     * device's own lower limit for heap single copies, 16 KiB, applies too).
+     * Smallest message of a bcast or reduce that goes point to point ({@code tessera.shm.coll.singleCopyMin},
+     * bytes, which sets {@link #EXCHANGE_MIN_BYTES} too; the device's own lower limit for heap single copies,
+     * 16 KiB, applies as well).
      */
     static final long MIN_BYTES = Long.getLong("tessera.shm.coll.singleCopyMin", 128 * 1024);
+    /** Smallest block of an allgather or alltoall that goes point to point (both ranks send at once). */
+    static final long EXCHANGE_MIN_BYTES = Long.getLong("tessera.shm.coll.singleCopyMin", 32 * 1024);
 
     private static final Set<String> KNOWN = Set.of("bcast", "reduce", "allgather", "alltoall");
 
     /** The collectives that may take the path ({@code tessera.shm.coll.singleCopyCalls}). */
-    static final String CALLS_SETTING = System.getProperty("tessera.shm.coll.singleCopyCalls", "bcast");
+    static final String CALLS_SETTING = System.getProperty("tessera.shm.coll.singleCopyCalls", "bcast,allgather,alltoall");
     static final Set<String> CALLS = calls(CALLS_SETTING);
 
     private PairCopyDecision() {
+    }
+
+    /** The smallest message of {@code collective} that goes point to point. */
+    static long minBytes(String collective) {
+        return collective.equals("allgather") || collective.equals("alltoall") ? EXCHANGE_MIN_BYTES : MIN_BYTES;
     }
 
     private static boolean on(String v) {
@@ -80,6 +91,6 @@ final class PairCopyDecision {
             throw new TesseraException(ErrorClass.ARG, "tessera.shm.coll.singleCopyCalls: '" + CALLS_SETTING
                     + "' names a collective without the single-copy path (valid: bcast, reduce, allgather, alltoall)");
         }
-        return ON && ranks == 2 && CALLS.contains(collective) && messageBytes >= MIN_BYTES && singleCopies;
+        return ON && ranks == 2 && CALLS.contains(collective) && messageBytes >= minBytes(collective) && singleCopies;
     }
 }

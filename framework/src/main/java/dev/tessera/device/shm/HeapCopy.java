@@ -59,6 +59,16 @@ final class HeapCopy {
      */
     static final long PRE_OFFER_NANOS = Long.getLong("tessera.shm.heapPreOfferMicros", 5) * 1000L;
     static final int PRE_OFFERS = 4;
+    /**
+     * Whether a rank that finds its peer's offer waiting while it has a message of its own for that
+     * peer offers its own first and reads the peer's from inside that offer
+     * ({@code tessera.shm.heapOfferFirst}, default on; {@code off}: it reads first, then offers). Two
+     * ranks that send to each other at once (a two-rank alltoall or allgather by single copy) then
+     * copy at the same time on both cores: read first, the peer sat in its offer until the read
+     * was done and then read ours, one copy after the other (Intel Xeon, alltoall of 256 KiB: 16
+     * us against 25-27, docs/performance.md, stop 55).
+     */
+    static final boolean OFFER_FIRST = !"off".equals(System.getProperty("tessera.shm.heapOfferFirst", "on").trim());
 
     static final int IDLE = 0;
     static final int POSTED = 1;

@@ -1343,6 +1343,15 @@ public final class ShmDevice extends MatchingDevice {
             // the sender withdrew an offer made before our match: now we are READY
             ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.POSTED, HeapCopy.READY);
         }
+        Outgoing h = outbound[peer].heap;
+        if (in == HeapCopy.OFFERED && h != null && HeapCopy.OFFER_FIRST) {
+            // offer ours first: the helper reads the peer's offer from inside ours, and the peer, waiting in its
+            // offer, reads ours meanwhile; read first, the two copies ran one after the other (alltoall and
+            // allgather of two ranks, where both send at once)
+            any |= heapOffer(peer, h);
+            r = heapIn.get(peer);
+            in = r == null ? -1 : ShmLayout.getIntAcquire(inSlot[peer], HeapCopy.S_STATE);
+        }
         if (in == HeapCopy.OFFERED
                 && ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.OFFERED, HeapCopy.READING)) {
             long address = inSlot[peer].get(ValueLayout.JAVA_LONG, HeapCopy.S_ADDRESS);
@@ -1352,7 +1361,7 @@ public final class ShmDevice extends MatchingDevice {
             heapRead(peer, r, ok);
             any = true;
         }
-        Outgoing h = outbound[peer].heap;
+        h = outbound[peer].heap;
         if (h != null) {
             any |= heapOffer(peer, h);
         }
