@@ -20,16 +20,19 @@ import java.util.Set;
  * (stop 55, same kind of machine, 2 rounds, since the device offers its own message before it
  * reads the peer's, so both ranks copy at once): 64 KiB 5.3 us against 8.1-8.7 through the slots,
  * 256 KiB 16-24 against 32-34, 1 MiB 119-160 against 192-250 (Open MPI 5.2, 15-16, 123-160); level
- * at 16 KiB. Not by default: reduce (1 MiB 595 us against 233 in stop 49's first run: the root
- * copies, then folds, where the slots let both ranks work on chunks at once).
+ * at 16 KiB. Reduce from 128 KiB to below 1 MiB (stop 55, once its fold ran over arrays, which
+ * the JIT vectorises: 256 KiB 15-18 us against 19-29 through the slots, Open MPI 16; 3 rounds,
+ * faster in 3 of 3 at 128 and 256 KiB, 2 of 3 at 512 KiB and 1 MiB); from 1 MiB the slots, where
+ * both ranks work on chunks at once while the root here reads, then folds (2 MiB 315-338 us against
+ * 257-273).
  *
  * <p>{@code -Dtessera.shm.coll.singleCopy=auto|off} or {@code TESSERA_SHM_COLL_SINGLE_COPY=auto|off}
  * (the property wins; {@code 0} and {@code false} mean off; default auto: taken where the device
  * says every member copies heap arrays singly, that is with spinning ranks, a working C compiler for
  * the helper and single copy on, see {@code tessera info}); {@code tessera.shm.coll.singleCopyCalls}
- * (default {@code bcast,allgather,alltoall}; also {@code reduce}) and
- * {@code tessera.shm.coll.singleCopyMin} (bytes, for every call; default 128 KiB for bcast and
- * reduce, 32 KiB for allgather and alltoall). Every rank must be given the
+ * (default {@code bcast,reduce,allgather,alltoall}), {@code tessera.shm.coll.singleCopyMin} (bytes,
+ * for every call; default 128 KiB for bcast and reduce, 32 KiB for allgather and alltoall) and
+ * {@code tessera.shm.coll.singleCopyReduceMax} (bytes, reduce only, exclusive; default 1 MiB). Every rank must be given the
  * same settings, as for the other shared-memory collective switches.
  */
 final class PairCopyDecision {
@@ -44,13 +47,15 @@ final class PairCopyDecision {
      * 16 KiB, applies as well).
      */
     static final long MIN_BYTES = Long.getLong("tessera.shm.coll.singleCopyMin", 128 * 1024);
+    /** A reduce goes point to point only below this many bytes ({@code tessera.shm.coll.singleCopyReduceMax}). */
+    static final long REDUCE_MAX_BYTES = Long.getLong("tessera.shm.coll.singleCopyReduceMax", 1L << 20);
     /** Smallest block of an allgather or alltoall that goes point to point (both ranks send at once). */
     static final long EXCHANGE_MIN_BYTES = Long.getLong("tessera.shm.coll.singleCopyMin", 32 * 1024);
 
     private static final Set<String> KNOWN = Set.of("bcast", "reduce", "allgather", "alltoall");
 
     /** The collectives that may take the path ({@code tessera.shm.coll.singleCopyCalls}). */
-    static final String CALLS_SETTING = System.getProperty("tessera.shm.coll.singleCopyCalls", "bcast,allgather,alltoall");
+    static final String CALLS_SETTING = System.getProperty("tessera.shm.coll.singleCopyCalls", "bcast,reduce,allgather,alltoall");
     static final Set<String> CALLS = calls(CALLS_SETTING);
 
     private PairCopyDecision() {
@@ -91,6 +96,7 @@ final class PairCopyDecision {
             throw new TesseraException(ErrorClass.ARG, "tessera.shm.coll.singleCopyCalls: '" + CALLS_SETTING
                     + "' names a collective without the single-copy path (valid: bcast, reduce, allgather, alltoall)");
         }
-        return ON && ranks == 2 && CALLS.contains(collective) && messageBytes >= minBytes(collective) && singleCopies;
+        return ON && ranks == 2 && CALLS.contains(collective) && messageBytes >= minBytes(collective)
+                && (messageBytes < REDUCE_MAX_BYTES || !collective.equals("reduce")) && singleCopies;
     }
 }

@@ -30,8 +30,11 @@ class PairCopyCollectivesTest {
 
     /** Long elements per message: either side of the lower limit (16 KiB), odd counts, either side of the 2 MiB cap. */
     static final int[] COUNTS = {2047, 2048, 2049, 40001, 262144, 262145};
-    /** Either side of the default lower limits (32 KiB for allgather and alltoall, 128 KiB for bcast), and a large one. */
-    static final int[] DEFAULT_COUNTS = {4095, 4096, 16383, 16384, 262144};
+    /**
+     * Either side of the default lower limits (32 KiB for allgather and alltoall, 128 KiB for bcast and
+     * reduce) and of reduce's upper one (1 MiB), and a large one.
+     */
+    static final int[] DEFAULT_COUNTS = {4095, 4096, 16383, 16384, 131071, 131072, 262144};
     /** For the runs that take the slots: a message in the path's range and one above it. */
     static final int[] SLOT_COUNTS = {2048, 40001, 262145};
 
@@ -47,14 +50,15 @@ class PairCopyCollectivesTest {
         new ProcessJobRunner("shm", Duration.ofSeconds(200), 0, SPIN).run(2, world -> calls(world, true, COUNTS));
     }
 
-    /** The defaults: bcast from 128 KiB, allgather and alltoall from 32 KiB; reduce through the slots. */
+    /** The defaults: bcast from 128 KiB, reduce from 128 KiB to below 1 MiB, allgather and alltoall from 32 KiB. */
     @Test
-    void byDefaultLargeBcastAllgatherAndAlltoallGoBySingleCopy() {
+    void byDefaultLargeBcastReduceAllgatherAndAlltoallGoBySingleCopy() {
         new ProcessJobRunner("shm", Duration.ofSeconds(200), 0, SPIN.subList(0, 4)).run(2, world -> {
             assertEquals(128 * 1024, PairCopyDecision.minBytes("bcast"));
             assertEquals(32 * 1024, PairCopyDecision.minBytes("alltoall"));
             assertEquals(32 * 1024, PairCopyDecision.minBytes("allgather"));
-            assertEquals(java.util.Set.of("bcast", "allgather", "alltoall"), PairCopyDecision.CALLS);
+            assertEquals(1 << 20, PairCopyDecision.REDUCE_MAX_BYTES);
+            assertEquals(java.util.Set.of("bcast", "reduce", "allgather", "alltoall"), PairCopyDecision.CALLS);
             calls(world, true, DEFAULT_COUNTS);
         });
     }
@@ -86,6 +90,7 @@ class PairCopyCollectivesTest {
     /** Whether {@code collective} with messages of {@code bytes} takes the path where the ranks may take it. */
     static boolean takes(String collective, long bytes) {
         return PairCopyDecision.CALLS.contains(collective) && bytes >= Math.max(16 * 1024, PairCopyDecision.minBytes(collective))
+                && (bytes < PairCopyDecision.REDUCE_MAX_BYTES || !collective.equals("reduce"))
                 && bytes <= 2L << 20;
     }
 

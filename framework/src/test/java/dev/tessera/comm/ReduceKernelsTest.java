@@ -1,0 +1,204 @@
+package dev.tessera.comm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reduction kernels of floats and doubles give the element-wise result of the operation,
+ * bit for bit, whichever way the operands lie: heap arrays at the same offset (the loops over the
+ * arrays), at different offsets, native memory on either side or both (the blocks staged through
+ * arrays), counts either side of the staging threshold and of a block, values with NaN, signed
+ * zeros and infinities (compared bit for bit, every NaN as one). The elements around the operated range stay untouched.
+ */
+class ReduceKernelsTest {
+
+    static final int[] COUNTS = {1, 7, 127, 128, 129, 1023, 1024, 1025, 3000};
+    static final int[] OPS = {0, 1, 2, 3};   // SUM, PROD, MIN, MAX (Op.Kind ordinals)
+    static final String[] LAYOUTS = {"heap same offset", "heap other offsets", "native in", "native inout", "native both",
+        "same array, same offset"};
+    static final int PAD = 5;
+
+    static double special(Random r, int i) {
+        return switch (i % 23) {
+            case 3 -> Double.NaN;
+            case 7 -> -0.0;
+            case 8 -> 0.0;
+            case 11 -> Double.POSITIVE_INFINITY;
+            case 13 -> Double.NEGATIVE_INFINITY;
+            default -> (r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(12) - 6);
+        };
+    }
+
+    static double expected(int op, double a, double b) {
+        return switch (op) {
+            case 0 -> a + b;
+            case 1 -> a * b;
+            case 2 -> Math.min(a, b);
+            default -> Math.max(a, b);
+        };
+    }
+
+    /** Segments over {@code inValues} and {@code ioValues} laid out as {@code layout} names. */
+    static MemorySegment[] lay(String layout, Object inValues, Object ioValues, int bytes, int n, Arena arena) {
+        long size = (long) bytes * n;
+        MemorySegment inHeap = ofArray(inValues);
+        MemorySegment ioHeap = ofArray(ioValues);
+        return switch (layout) {
+            case "heap same offset" -> new MemorySegment[] {inHeap.asSlice((long) PAD * bytes, size), ioHeap.asSlice((long) PAD * bytes, size)};
+            case "heap other offsets" -> new MemorySegment[] {inHeap.asSlice(2L * bytes, size), ioHeap.asSlice((long) PAD * bytes, size)};
+            case "native in" -> new MemorySegment[] {copyToNative(inHeap, arena).asSlice(3L * bytes, size), ioHeap.asSlice((long) PAD * bytes, size)};
+            case "native inout" -> new MemorySegment[] {inHeap.asSlice((long) PAD * bytes, size), copyToNative(ioHeap, arena).asSlice((long) PAD * bytes, size)};
+            case "native both" -> new MemorySegment[] {copyToNative(inHeap, arena).asSlice((long) PAD * bytes, size),
+                copyToNative(ioHeap, arena).asSlice(1L * bytes, size)};
+            default -> new MemorySegment[] {ioHeap.asSlice((long) PAD * bytes, size), ioHeap.asSlice((long) PAD * bytes, size)};
+        };
+    }
+
+    static MemorySegment ofArray(Object a) {
+        return a instanceof double[] d ? MemorySegment.ofArray(d) : MemorySegment.ofArray((float[]) a);
+    }
+
+    static MemorySegment copyToNative(MemorySegment heap, Arena arena) {
+        MemorySegment m = arena.allocate(heap.byteSize(), 8);
+        m.copyFrom(heap);
+        return m;
+    }
+
+    /** Rounds of every case: later rounds run the loops compiled by C2 (vectorised), not only interpreted. */
+    static final int ROUNDS = 8;
+
+    @Test
+    void doublesMatchTheElementWiseOperationInEveryLayout() {
+        Random r = new Random(42);
+        for (int round = 0; round < ROUNDS; round++) {
+            doubleRound(r);
+        }
+    }
+
+    static void doubleRound(Random r) {
+        for (String layout : LAYOUTS) {
+            for (int op : OPS) {
+                for (int n : COUNTS) {
+                    double[] in = new double[n + 2 * PAD];
+                    double[] io = new double[n + 2 * PAD];
+                    for (int i = 0; i < in.length; i++) {
+                        in[i] = special(r, i);
+                        io[i] = special(r, i + 5);
+                    }
+                    try (Arena arena = Arena.ofConfined()) {
+                        MemorySegment[] s = lay(layout, in, io, 8, n, arena);
+                        double[] a = s[0].toArray(ValueLayout.JAVA_DOUBLE);
+                        double[] before = s[1].toArray(ValueLayout.JAVA_DOUBLE);
+                        double[] around = io.clone();
+                        ReduceKernels.doubles(op, s[0], s[1], n);
+                        String what = layout + ", op " + op + ", " + n + " doubles";
+                        for (int i = 0; i < n; i++) {
+                            double want = expected(op, a[i], before[i]);
+                            double got = s[1].getAtIndex(ValueLayout.JAVA_DOUBLE, i);
+                            assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(got),
+                                    what + ", element " + i + ": " + a[i] + " op " + before[i]);
+                        }
+                        if (s[1].heapBase().isPresent()) {
+                            for (int i = 0; i < PAD; i++) {
+                                assertEquals(around[i], io[i], what + ", before the range");
+                                assertEquals(around[n + PAD + i], io[n + PAD + i], what + ", after the range");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void floatsMatchTheElementWiseOperationInEveryLayout() {
+        Random r = new Random(7);
+        for (int round = 0; round < ROUNDS; round++) {
+            floatRound(r);
+        }
+    }
+
+    static void floatRound(Random r) {
+        for (String layout : LAYOUTS) {
+            for (int op : OPS) {
+                for (int n : COUNTS) {
+                    float[] in = new float[n + 2 * PAD];
+                    float[] io = new float[n + 2 * PAD];
+                    for (int i = 0; i < in.length; i++) {
+                        in[i] = (float) special(r, i);
+                        io[i] = (float) special(r, i + 5);
+                    }
+                    try (Arena arena = Arena.ofConfined()) {
+                        MemorySegment[] s = lay(layout, in, io, 4, n, arena);
+                        float[] a = s[0].toArray(ValueLayout.JAVA_FLOAT);
+                        float[] before = s[1].toArray(ValueLayout.JAVA_FLOAT);
+                        float[] around = io.clone();
+                        ReduceKernels.floats(op, s[0], s[1], n);
+                        String what = layout + ", op " + op + ", " + n + " floats";
+                        for (int i = 0; i < n; i++) {
+                            // the reference: in double, rounded once to float
+                            float want = (float) expected(op, a[i], before[i]);
+                            float got = s[1].getAtIndex(ValueLayout.JAVA_FLOAT, i);
+                            assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(got),
+                                    what + ", element " + i + ": " + a[i] + " op " + before[i]);
+                        }
+                        if (s[1].heapBase().isPresent()) {
+                            for (int i = 0; i < PAD; i++) {
+                                assertEquals(around[i], io[i], what + ", before the range");
+                                assertEquals(around[n + PAD + i], io[n + PAD + i], what + ", after the range");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** out = in + own, with in on the heap at out's offset, on the heap elsewhere, or in native memory. */
+    @Test
+    void sumsIntoAThirdBufferMatchInEveryLayout() {
+        Random r = new Random(3);
+        for (int n : COUNTS) {
+            for (int inKind = 0; inKind < 3; inKind++) {
+                double[] in = new double[n + 2 * PAD];
+                double[] own = new double[n + 2 * PAD];
+                float[] fin = new float[n + 2 * PAD];
+                float[] fown = new float[n + 2 * PAD];
+                for (int i = 0; i < in.length; i++) {
+                    in[i] = special(r, i);
+                    own[i] = special(r, i + 9);
+                    fin[i] = (float) in[i];
+                    fown[i] = (float) own[i];
+                }
+                double[] out = new double[n + 2 * PAD];
+                float[] fout = new float[n + 2 * PAD];
+                try (Arena arena = Arena.ofConfined()) {
+                    long inAt = inKind == 1 ? 1 : PAD;
+                    MemorySegment inD = inKind == 2 ? copyToNative(MemorySegment.ofArray(in), arena) : MemorySegment.ofArray(in);
+                    MemorySegment inF = inKind == 2 ? copyToNative(MemorySegment.ofArray(fin), arena) : MemorySegment.ofArray(fin);
+                    ReduceKernels.sumDoublesInto(inD.asSlice(inAt * 8, n * 8L), MemorySegment.ofArray(own).asSlice(PAD * 8L, n * 8L),
+                            MemorySegment.ofArray(out).asSlice(PAD * 8L, n * 8L), n);
+                    ReduceKernels.sumFloatsInto(inF.asSlice(inAt * 4, n * 4L), MemorySegment.ofArray(fown).asSlice(PAD * 4L, n * 4L),
+                            MemorySegment.ofArray(fout).asSlice(PAD * 4L, n * 4L), n);
+                    String what = "in kind " + inKind + ", " + n + " elements";
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(Double.doubleToLongBits(in[(int) inAt + i] + own[PAD + i]), Double.doubleToLongBits(out[PAD + i]),
+                                what + ", double " + i);
+                        assertEquals(Float.floatToIntBits(fin[(int) inAt + i] + fown[PAD + i]), Float.floatToIntBits(fout[PAD + i]),
+                                what + ", float " + i);
+                    }
+                    for (int i = 0; i < PAD; i++) {
+                        assertEquals(0.0, out[i], what + ", before the range");
+                        assertEquals(0.0, out[n + PAD + i], what + ", after the range");
+                        assertEquals(0.0f, fout[i], what + ", before the range");
+                    }
+                }
+            }
+        }
+    }
+}
