@@ -76,42 +76,7 @@ class ReduceKernelsTest {
     void doublesMatchTheElementWiseOperationInEveryLayout() {
         Random r = new Random(42);
         for (int round = 0; round < ROUNDS; round++) {
-            doubleRound(r);
-        }
-    }
-
-    static void doubleRound(Random r) {
-        for (String layout : LAYOUTS) {
-            for (int op : OPS) {
-                for (int n : COUNTS) {
-                    double[] in = new double[n + 2 * PAD];
-                    double[] io = new double[n + 2 * PAD];
-                    for (int i = 0; i < in.length; i++) {
-                        in[i] = special(r, i);
-                        io[i] = special(r, i + 5);
-                    }
-                    try (Arena arena = Arena.ofConfined()) {
-                        MemorySegment[] s = lay(layout, in, io, 8, n, arena);
-                        double[] a = s[0].toArray(ValueLayout.JAVA_DOUBLE);
-                        double[] before = s[1].toArray(ValueLayout.JAVA_DOUBLE);
-                        double[] around = io.clone();
-                        ReduceKernels.doubles(op, s[0], s[1], n);
-                        String what = layout + ", op " + op + ", " + n + " doubles";
-                        for (int i = 0; i < n; i++) {
-                            double want = expected(op, a[i], before[i]);
-                            double got = s[1].getAtIndex(ValueLayout.JAVA_DOUBLE, i);
-                            assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(got),
-                                    what + ", element " + i + ": " + a[i] + " op " + before[i]);
-                        }
-                        if (s[1].heapBase().isPresent()) {
-                            for (int i = 0; i < PAD; i++) {
-                                assertEquals(around[i], io[i], what + ", before the range");
-                                assertEquals(around[n + PAD + i], io[n + PAD + i], what + ", after the range");
-                            }
-                        }
-                    }
-                }
-            }
+            round(r, false);
         }
     }
 
@@ -119,44 +84,69 @@ class ReduceKernelsTest {
     void floatsMatchTheElementWiseOperationInEveryLayout() {
         Random r = new Random(7);
         for (int round = 0; round < ROUNDS; round++) {
-            floatRound(r);
+            round(r, true);
         }
     }
 
-    static void floatRound(Random r) {
+    /**
+     * Every layout, operation and count once, for floats or doubles. Elements are read as doubles
+     * (exact for floats); the float reference is the operation in double rounded once to float.
+     */
+    static void round(Random r, boolean floats) {
+        int bytes = floats ? 4 : 8;
         for (String layout : LAYOUTS) {
             for (int op : OPS) {
                 for (int n : COUNTS) {
-                    float[] in = new float[n + 2 * PAD];
-                    float[] io = new float[n + 2 * PAD];
-                    for (int i = 0; i < in.length; i++) {
-                        in[i] = (float) special(r, i);
-                        io[i] = (float) special(r, i + 5);
+                    double[] inValues = new double[n + 2 * PAD];
+                    double[] ioValues = new double[n + 2 * PAD];
+                    for (int i = 0; i < inValues.length; i++) {
+                        inValues[i] = floats ? (float) special(r, i) : special(r, i);
+                        ioValues[i] = floats ? (float) special(r, i + 5) : special(r, i + 5);
                     }
+                    Object in = floats ? toFloats(inValues) : inValues;
+                    Object io = floats ? toFloats(ioValues) : ioValues;
                     try (Arena arena = Arena.ofConfined()) {
-                        MemorySegment[] s = lay(layout, in, io, 4, n, arena);
-                        float[] a = s[0].toArray(ValueLayout.JAVA_FLOAT);
-                        float[] before = s[1].toArray(ValueLayout.JAVA_FLOAT);
-                        float[] around = io.clone();
-                        ReduceKernels.floats(op, s[0], s[1], n);
-                        String what = layout + ", op " + op + ", " + n + " floats";
+                        MemorySegment[] s = lay(layout, in, io, bytes, n, arena);
+                        double[] a = new double[n];
+                        double[] before = new double[n];
                         for (int i = 0; i < n; i++) {
-                            // the reference: in double, rounded once to float
-                            float want = (float) expected(op, a[i], before[i]);
-                            float got = s[1].getAtIndex(ValueLayout.JAVA_FLOAT, i);
-                            assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(got),
+                            a[i] = element(s[0], floats, i);
+                            before[i] = element(s[1], floats, i);
+                        }
+                        if (floats) {
+                            ReduceKernels.floats(op, s[0], s[1], n);
+                        } else {
+                            ReduceKernels.doubles(op, s[0], s[1], n);
+                        }
+                        String what = layout + ", op " + op + ", " + n + (floats ? " floats" : " doubles");
+                        for (int i = 0; i < n; i++) {
+                            double want = floats ? (float) expected(op, a[i], before[i]) : expected(op, a[i], before[i]);
+                            assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(element(s[1], floats, i)),
                                     what + ", element " + i + ": " + a[i] + " op " + before[i]);
                         }
                         if (s[1].heapBase().isPresent()) {
+                            MemorySegment all = ofArray(io);
                             for (int i = 0; i < PAD; i++) {
-                                assertEquals(around[i], io[i], what + ", before the range");
-                                assertEquals(around[n + PAD + i], io[n + PAD + i], what + ", after the range");
+                                assertEquals(ioValues[i], element(all, floats, i), what + ", before the range");
+                                assertEquals(ioValues[n + PAD + i], element(all, floats, n + PAD + i), what + ", after the range");
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    static float[] toFloats(double[] d) {
+        float[] f = new float[d.length];
+        for (int i = 0; i < d.length; i++) {
+            f[i] = (float) d[i];
+        }
+        return f;
+    }
+
+    static double element(MemorySegment s, boolean floats, int i) {
+        return floats ? s.getAtIndex(ValueLayout.JAVA_FLOAT, i) : s.getAtIndex(ValueLayout.JAVA_DOUBLE, i);
     }
 
     /** out = in + own, with in on the heap at out's offset, on the heap elsewhere, or in native memory. */

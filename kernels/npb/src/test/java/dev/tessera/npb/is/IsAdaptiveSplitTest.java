@@ -82,29 +82,30 @@ class IsAdaptiveSplitTest {
         // below the last ones: the same keys on that side, in another order.
         out.fill((byte) 0x7f);
         assertEquals(below, IsVectorSplit.splitTwoSided(keys, lo, hi, split, out, at, at + n, lowAscending), "vector: keys below");
-        int[] got = out.toArray(ValueLayout.JAVA_INT);
-        assertArrayEquals(Arrays.copyOfRange(expected, 0, at + ascending.length), Arrays.copyOfRange(got, 0, at + ascending.length),
-                "vector: the room before, then the ascending side in read order");
-        assertArrayEquals(sorted(descending), sorted(Arrays.copyOfRange(got, at + ascending.length, at + n)),
-                "vector: the descending side's keys");
-        assertArrayEquals(Arrays.copyOfRange(expected, at + n, expected.length), Arrays.copyOfRange(got, at + n, got.length),
-                "vector: the room after");
+        checkSides("vector", expected, out.toArray(ValueLayout.JAVA_INT), at, ascending.length, descending, n);
 
         // The permutation form (8 lanes, AVX2) also stores whole vectors into the gap between the
         // two sides: the same block, and nothing outside it written.
         out.fill((byte) 0x7f);
         assertEquals(below, IsVectorSplit.splitTwoSidedPermute(keys, lo, hi, split, out, at, at + n, lowAscending),
                 "permutation: keys below");
-        got = out.toArray(ValueLayout.JAVA_INT);
-        assertArrayEquals(Arrays.copyOfRange(expected, 0, at + ascending.length), Arrays.copyOfRange(got, 0, at + ascending.length),
-                "permutation: the room before, then the ascending side in read order");
-        assertArrayEquals(sorted(descending), sorted(Arrays.copyOfRange(got, at + ascending.length, at + n)),
-                "permutation: the descending side's keys");
-        assertArrayEquals(Arrays.copyOfRange(expected, at + n, expected.length), Arrays.copyOfRange(got, at + n, got.length),
-                "permutation: the room after");
+        checkSides("permutation", expected, out.toArray(ValueLayout.JAVA_INT), at, ascending.length, descending, n);
         assertThrows(IllegalArgumentException.class,
                 () -> IsVectorSplit.splitTwoSidedPermute(keys, lo, hi, split, out, at, at + n + 1, lowAscending),
                 "a range wider than the keys");
+    }
+
+    /**
+     * A vector form's output: the room before and the ascending side as the scalar form wrote them,
+     * the descending side's keys in any order, the room after untouched.
+     */
+    private static void checkSides(String form, int[] expected, int[] got, int at, int ascending, int[] descending, int n) {
+        assertArrayEquals(Arrays.copyOfRange(expected, 0, at + ascending), Arrays.copyOfRange(got, 0, at + ascending),
+                form + ": the room before, then the ascending side in read order");
+        assertArrayEquals(sorted(descending), sorted(Arrays.copyOfRange(got, at + ascending, at + n)),
+                form + ": the descending side's keys");
+        assertArrayEquals(Arrays.copyOfRange(expected, at + n, expected.length), Arrays.copyOfRange(got, at + n, got.length),
+                form + ": the room after");
     }
 
     /** Runs {@code body} with {@link IsKernel#SPLIT} set to {@code value} (null: unset), restoring it after. */
