@@ -57,7 +57,7 @@ final class AllreduceAlgorithms {
      * short vectors and for non-commutative operations.
      */
     static void recursiveDoubling(CollectiveChannel ch, MemorySegment data, int count, Op op) {
-        MemorySegment tmp = CollectiveChannel.scratch(data.byteSize());
+        MemorySegment tmp = CollectiveChannel.reusedScratch(data.byteSize());
         int core = foldToPowerOfTwo(ch, data, tmp, count, op);
         if (core >= 0) {
             int rem = ch.size() - Integer.highestOneBit(ch.size());
@@ -78,7 +78,7 @@ final class AllreduceAlgorithms {
      */
     static void rabenseifner(CollectiveChannel ch, MemorySegment data, int count, Op op) {
         int esize = ch.type().byteSize();
-        MemorySegment tmp = CollectiveChannel.scratch(data.byteSize());
+        MemorySegment tmp = CollectiveChannel.reusedScratch(data.byteSize());
         int core = foldToPowerOfTwo(ch, data, tmp, count, op);
         int pof2 = Integer.highestOneBit(ch.size());
         int rem = ch.size() - pof2;
@@ -122,7 +122,7 @@ final class AllreduceAlgorithms {
         int me = ch.rank();
         int esize = ch.type().byteSize();
         int[] start = Partition.counts(count, p);
-        MemorySegment tmp = CollectiveChannel.scratch((long) (start[1] - start[0] + 1) * esize);
+        MemorySegment tmp = CollectiveChannel.reusedScratch((long) (start[1] - start[0] + 1) * esize);
         int right = (me + 1) % p;
         int left = (me - 1 + p) % p;
         for (int s = 0; s < p - 1; s++) {
