@@ -1073,7 +1073,7 @@ public class Comm {
 
     /**
      * The shared-memory collectives of this communicator ({@link NodeCollectives}), or null
-     * when the device offers no shared region for it (not the shm device, TESSERA_SHM_COLL=off,
+     * when the device offers no shared region for it (not the shm or smp device, TESSERA_SHM_COLL=off,
      * a communicator other than the world) or it has one rank.
      */
     NodeCollectives node() {

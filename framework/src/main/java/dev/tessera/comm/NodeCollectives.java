@@ -7,7 +7,7 @@ import java.lang.invoke.VarHandle;
 
 /**
  * Shared-memory collectives of a communicator whose ranks all map one region of shared
- * memory ({@link NodeRegion}, offered by the shm device): barrier, bcast, reduce, allreduce,
+ * memory ({@link NodeRegion}, offered by the shm and smp devices): barrier, bcast, reduce, allreduce,
  * allgather and alltoall move their data through per-rank slots and synchronize through
  * sequence numbers in those slots, as Open MPI's coll/sm does, instead of point-to-point
  * messages.
@@ -1078,7 +1078,7 @@ final class NodeCollectives {
      */
     boolean pairCopy(String collective, long messageBytes) {
         try {
-            return PairCopyDecision.choose(collective, messageBytes, p, p == 2 && region.singleCopies(messageBytes));
+            return PairCopyDecision.choose(collective, messageBytes, p, p == 2 && region.singleCopies(collective, messageBytes));
         } catch (dev.tessera.TesseraException e) {
             throw new dev.tessera.TesseraException(e.errorClass(), "rank " + me + ": " + collective + ": " + e.getMessage());
         }

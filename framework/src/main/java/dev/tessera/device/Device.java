@@ -68,8 +68,8 @@ public interface Device extends AutoCloseable {
     /**
      * Shared memory for the shared-memory collectives of the communicator with point-to-point
      * context {@code context}, or null when the device offers none for it (then the comm layer
-     * runs its point-to-point algorithms). The shm device offers one for the world
-     * communicator unless TESSERA_SHM_COLL=off.
+     * runs its point-to-point algorithms). The shm and smp devices offer one for the world
+     * communicator unless TESSERA_SHM_COLL=off or TESSERA_SMP_COLL=off.
      */
     default NodeRegion nodeRegion(int context) {
         return null;

@@ -441,6 +441,11 @@ public final class MatchingEngine {
         COUNT.getAndAdd(sleeperCount, 0L, 1);   // after the add: a sender that sees the count finds the thread
     }
 
+    /** Whether a thread of this rank is registered as parked ({@link #sleeping}); a volatile read. */
+    public boolean hasSleepers() {
+        return (int) COUNT.getVolatile(sleeperCount, 0L) != 0;
+    }
+
     /** The thread no longer parks. */
     public void awake(Thread t) {
         COUNT.getAndAdd(sleeperCount, 0L, -1);

@@ -5,7 +5,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Shared memory that every member of one communicator maps, offered by a device whose ranks
- * share a machine (the shm device), for the comm layer's shared-memory collectives
+ * share a machine (the shm device, in its shared file; the smp device, in the JVM's memory), for the comm layer's shared-memory collectives
  * ({@code dev.tessera.comm.NodeCollectives}). The device only provides the memory, zeroed
  * when the job starts, and its way of waiting; the comm layer lays the memory out: one
  * cache line per member for its latest call index and its latest combined chunk, then
@@ -73,6 +73,15 @@ public interface NodeRegion {
      */
     default boolean singleCopies(long bytes) {
         return false;
+    }
+
+    /**
+     * Whether a two-rank {@code collective} ("bcast", "reduce", "allgather" or "alltoall") whose
+     * messages carry {@code bytes} bytes each may go point to point because the device copies such a
+     * message once ({@link #singleCopies(long)} by default); the same answer on every member.
+     */
+    default boolean singleCopies(String collective, long bytes) {
+        return singleCopies(bytes);
     }
 
     /** After a member published a flag: wakes the members that sleep in {@link #awaitUntil}. */

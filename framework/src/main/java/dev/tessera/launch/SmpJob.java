@@ -113,6 +113,8 @@ public final class SmpJob {
         } catch (Throwable t) {
             failure = t;
             fabric.reportFailure(rank, t);
+        } finally {
+            fabric.rankEnded(rank);
         }
         outcomes[rank] = new RankOutcome(rank, failure);
     }

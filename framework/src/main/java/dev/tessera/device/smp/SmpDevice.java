@@ -4,6 +4,7 @@ import dev.tessera.device.MatchingDevice;
 import dev.tessera.device.LocalRendezvousMessage;
 import dev.tessera.device.DeviceRequest;
 import dev.tessera.device.Envelope;
+import dev.tessera.device.BackoffIdleStrategy;
 import dev.tessera.device.IdleStrategy;
 import dev.tessera.device.IncomingMessage;
 import dev.tessera.device.MatchingEngine;
@@ -46,6 +47,10 @@ public final class SmpDevice extends MatchingDevice {
     private final SmallMessageRing.Producer[] rings;
     /** Largest message the rings take ({@link SmpFabric#ringMax()}). */
     private final long ringLimit;
+    /** Whether this rank's waits park at once ({@link WaitMode#BLOCK}). */
+    private final boolean blocking;
+    /** This rank's view of the job's collective region (created on first use), or null. */
+    private Region region;
     /** The completed request of every send that completes inside isend (shared: it never changes). */
     private static final DeviceRequest SENT = completedSend();
 
@@ -69,6 +74,7 @@ public final class SmpDevice extends MatchingDevice {
         this.rank = rank;
         this.rings = fabric.ringSlots() > 0 ? new SmallMessageRing.Producer[fabric.size()] : null;
         this.ringLimit = fabric.ringMax();
+        this.blocking = wait == WaitMode.BLOCK;
     }
 
     @Override
@@ -154,6 +160,161 @@ public final class SmpDevice extends MatchingDevice {
     protected void pollingEnded(boolean parked) {
         if (parked) {
             engine.awake(Thread.currentThread());
+        }
+    }
+
+    /**
+     * The job's shared-memory collective region for the world communicator (context 0, every
+     * rank of the job), so {@code NodeCollectives} runs on smp as on shm; null for other
+     * communicators or with {@code tessera.smp.coll=off}.
+     */
+    @Override
+    public synchronized dev.tessera.device.NodeRegion nodeRegion(int context) {
+        if (context != 0) {
+            return null;
+        }
+        if (region == null) {
+            SmpRegion shared = fabric.region();
+            if (shared == null) {
+                return null;
+            }
+            region = new Region(shared);
+        }
+        return region;
+    }
+
+    /** One rank's view of the job's {@link SmpRegion}: its waits and its wake-ups. */
+    private final class Region implements dev.tessera.device.NodeRegion {
+        /**
+         * How long a rank whose waits block (more ranks than cores) first hands its core to another
+         * runnable thread ({@link Thread#yield}) before it spins briefly and parks
+         * ({@code tessera.smp.coll.yieldMicros}, default 50; 0: not at all), as the shm device's
+         * collective waits do: a waiter that does not park costs its publisher no unpark.
+         */
+        static final long YIELD_NANOS = Long.getLong("tessera.smp.coll.yieldMicros", 50) * 1000L;
+        /** Polls of the condition between checks of the job's health. */
+        private static final int CHECK_EVERY = 256;
+
+        private final SmpRegion shared;
+
+        Region(SmpRegion shared) {
+            this.shared = shared;
+        }
+
+        @Override
+        public MemorySegment memory() {
+            return shared.memory;
+        }
+
+        @Override
+        public int members() {
+            return shared.members;
+        }
+
+        @Override
+        public int slotBytes() {
+            return shared.slotBytes;
+        }
+
+        /**
+         * Polls {@code ready} (ranks whose waits block yield their core first, {@link #YIELD_NANOS}),
+         * then backs off as a request wait does (spin, then parks); before its
+         * first park the thread registers as a sleeper of its rank's engine, which publishers
+         * ({@link #wake}) and ring senders unpark. The job's failure ends the wait with its error.
+         */
+        @Override
+        public void awaitUntil(java.util.function.BooleanSupplier ready, int worldPeer) {
+            if (ready.getAsBoolean()) {
+                return;
+            }
+            if (blocking && YIELD_NANOS > 0) {
+                // more ranks than cores: the rank waited for is often one descheduled on this core
+                long end = System.nanoTime() + YIELD_NANOS;
+                do {
+                    Thread.yield();
+                    if (ready.getAsBoolean()) {
+                        return;
+                    }
+                } while (System.nanoTime() < end);
+            }
+            dev.tessera.device.BlockedCalls.Wait blocked = dev.tessera.device.BlockedCalls.enabled()
+                    ? dev.tessera.device.BlockedCalls.enterCurrent(SmpDevice.this,
+                            "waiting for rank " + worldPeer + "'s collective flag in shared memory")
+                    : null;
+            Thread me = Thread.currentThread();
+            boolean registered = false;
+            try {
+                BackoffIdleStrategy backoff = idle instanceof BackoffIdleStrategy b ? b : null;
+                for (int n = 0; !ready.getAsBoolean(); n++) {
+                    if ((n & (CHECK_EVERY - 1)) == CHECK_EVERY - 1) {
+                        failure.check();
+                    }
+                    if (!registered && (backoff == null || backoff.parks(n))) {
+                        engine.sleeping(me);   // an atomic add: a publisher that misses it is seen by the check below
+                        registered = true;
+                        failure.check();
+                        continue;
+                    }
+                    idle.idle(n);
+                }
+            } finally {
+                if (registered) {
+                    engine.awake(me);
+                }
+                dev.tessera.device.BlockedCalls.exit(blocked);
+            }
+        }
+
+        @Override
+        public boolean memberExited(int worldPeer) {
+            return fabric.hasEnded(worldPeer);
+        }
+
+        @Override
+        public boolean waitsBlock() {
+            return blocking;
+        }
+
+        /**
+         * Two smp ranks copy a point-to-point message once at any size (the sender into a posted
+         * receive, or the receiver out of the sender's buffer).
+         */
+        @Override
+        public boolean singleCopies(long bytes) {
+            return true;
+        }
+
+        /**
+         * Reduce, allgather and alltoall of two ranks go point to point where the comm layer's sizes
+         * say so ({@code PairCopyDecision}); bcast stays in the slots, where the root's copy of a chunk
+         * into its slot and the other rank's copy out of the previous one run on both cores at once
+         * (Intel Xeon, 2 ranks, p50: 1 MiB 58 us through the slots against 138 us point to point, where
+         * one thread copies the whole message; 64-256 KiB level; docs/performance.md, stop 56).
+         */
+        @Override
+        public boolean singleCopies(String collective, long bytes) {
+            return !collective.equals("bcast");
+        }
+
+        /**
+         * Unparks the threads of other ranks that sleep in a wait. Spinning ranks read the sleeper
+         * counts without a fence (a park that misses the wake-up ends after its timeout, at most
+         * 200 us); ranks that park at once (blocking mode, parks of up to 100 ms) fence first, so the
+         * published stores are visible before the counts are read.
+         */
+        @Override
+        public void wake() {
+            if (blocking) {
+                java.lang.invoke.VarHandle.fullFence();
+            }
+            for (int j = 0; j < shared.members; j++) {
+                if (j != rank) {
+                    MatchingEngine e = fabric.engine(j);
+                    if (e.hasSleepers()) {
+                        e.wakeSleepers();
+                    }
+                }
+            }
         }
     }
 

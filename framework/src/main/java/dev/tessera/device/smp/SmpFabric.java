@@ -19,6 +19,11 @@ public final class SmpFabric implements InProcessJob {
     private final JobFailure failure = new JobFailure();
     private final int ringSlots = readRingSlots();
     private final int ringMax = readRingMax();
+    /** 1 for a rank whose thread has finished ({@link #rankEnded}). */
+    private final java.util.concurrent.atomic.AtomicIntegerArray ended;
+    /** The world communicator's collective region: created on first use ({@link #region()}). */
+    private SmpRegion region;
+    private boolean regionDecided;
 
     /** Largest payload of one ring entry ({@code -Dtessera.smp.ringMax}, bytes). */
     private static int readRingMax() {
@@ -54,6 +59,7 @@ public final class SmpFabric implements InProcessJob {
             engines[i] = new MatchingEngine();
         }
         this.eagerLimit = eagerLimit;
+        this.ended = new java.util.concurrent.atomic.AtomicIntegerArray(size);
     }
 
     public SmpFabric(int size) {
@@ -101,6 +107,28 @@ public final class SmpFabric implements InProcessJob {
     @Override
     public JobFailure.Origin failureOrigin() {
         return failure.origin();
+    }
+
+    @Override
+    public void rankEnded(int rank) {
+        ended.set(rank, 1);
+    }
+
+    /** Whether {@code rank}'s thread has finished ({@link #rankEnded}). */
+    boolean hasEnded(int rank) {
+        return ended.get(rank) != 0;
+    }
+
+    /**
+     * The world communicator's shared-memory collective region, the same object for every rank,
+     * created when the first rank asks; null when the collectives are off or the job has one rank.
+     */
+    synchronized SmpRegion region() {
+        if (!regionDecided) {
+            region = SmpRegion.create(engines.length, System.getenv());
+            regionDecided = true;
+        }
+        return region;
     }
 
     /** The device for one rank of this fabric. */
