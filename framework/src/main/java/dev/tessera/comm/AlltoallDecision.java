@@ -38,6 +38,16 @@ final class AlltoallDecision {
     static final long SPINNING_CHUNKS_MAX = 4L << 20;
 
     /**
+     * The most bytes per rank that go through the slots in chunks where the device copies a
+     * point-to-point message once between any two ranks whatever their waits (the smp device): there
+     * the pairwise exchange copies each block once, the chunks twice. 4 smp ranks on 2 cores (Intel
+     * Xeon, 2026-12-04, 2 alternating rounds, p50 us, chunks against pairwise): blocks of 32 KiB 24
+     * against 76-85, 64 KiB 51 against 78-86, 128 KiB 133-136 against 129-130, 256 KiB 280-286 against
+     * 225-249, 1 MiB 1167-1201 against 950 (docs/performance.md, stop 56).
+     */
+    static final long ONE_COPY_CHUNKS_MAX = 256L << 10;
+
+    /**
      * The chunks are taken with at most this many ranks ({@code -Dtessera.alltoall.slotChunksRanks=N});
      * by default any number where the waits sleep, 2 where they spin.
      */
@@ -64,7 +74,16 @@ final class AlltoallDecision {
      * through the slots in chunks; {@code waitsBlock}: whether the ranks' waits sleep.
      */
     static boolean inSlotChunks(long blockBytes, int ranks, boolean waitsBlock) {
-        long max = SLOT_CHUNKS_MAX >= 0 ? SLOT_CHUNKS_MAX : waitsBlock ? OVERSUBSCRIBED_CHUNKS_MAX : SPINNING_CHUNKS_MAX;
+        return inSlotChunks(blockBytes, ranks, waitsBlock, false);
+    }
+
+    /**
+     * As above; {@code copiesOnce}: the ranks share an address space (smp), so a point-to-point message
+     * is copied once whatever the waits (then at most {@link #ONE_COPY_CHUNKS_MAX} bytes per rank by default).
+     */
+    static boolean inSlotChunks(long blockBytes, int ranks, boolean waitsBlock, boolean copiesOnce) {
+        long max = SLOT_CHUNKS_MAX >= 0 ? SLOT_CHUNKS_MAX
+                : copiesOnce ? ONE_COPY_CHUNKS_MAX : waitsBlock ? OVERSUBSCRIBED_CHUNKS_MAX : SPINNING_CHUNKS_MAX;
         int most = SLOT_CHUNKS_RANKS > 0 ? SLOT_CHUNKS_RANKS : waitsBlock ? Integer.MAX_VALUE : 2;
         return ranks <= most && blockBytes * ranks <= max;   // false when off (0)
     }

@@ -406,7 +406,8 @@ final class Collectives {
             return;
         }
         NodeCollectives chunks = nodeFor("alltoall", lib, 0);
-        if (chunks != null && size() > 1 && AlltoallDecision.inSlotChunks(blockBytes, size(), chunks.waitsBlock())) {
+        if (chunks != null && size() > 1 && AlltoallDecision.inSlotChunks(blockBytes, size(), chunks.waitsBlock(),
+                chunks.sameAddressSpace())) {
             chunks.alltoallChunks(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
                     send.sendSegment(), recv.receiveSegment(), blockBytes);
             recv.received(recv.byteSize());

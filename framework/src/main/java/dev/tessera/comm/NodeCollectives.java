@@ -1084,6 +1084,14 @@ final class NodeCollectives {
         }
     }
 
+    /**
+     * Whether the members share one address space ({@link NodeRegion#sameAddressSpace}: smp ranks), where
+     * a point-to-point message is copied once at any size whatever the ranks' waits.
+     */
+    boolean sameAddressSpace() {
+        return region.sameAddressSpace();
+    }
+
     /** Calls that went point to point by {@link #pairCopy} (diagnostics: {@link Comm#singleCopyCollectiveCalls}). */
     long pairCopyCalls() {
         return pairCopyCalls.get();

@@ -84,6 +84,14 @@ public interface NodeRegion {
         return singleCopies(bytes);
     }
 
+    /**
+     * Whether every member is a thread of this process (the smp device): a point-to-point message
+     * between two members is then one copy from buffer to buffer at any size, whatever their waits.
+     */
+    default boolean sameAddressSpace() {
+        return false;
+    }
+
     /** After a member published a flag: wakes the members that sleep in {@link #awaitUntil}. */
     void wake();
 }

@@ -98,6 +98,36 @@ class SmpSharedMemoryCollectivesTest {
         });
     }
 
+    /**
+     * Four ranks: an alltoall of 64 KiB blocks (256 KiB per rank) goes through the slots in chunks where
+     * the waits block (more ranks than cores, as on a two-core machine), one of 128 KiB blocks goes
+     * pairwise point to point, where smp copies each block once (AlltoallDecision.ONE_COPY_CHUNKS_MAX).
+     */
+    @Test
+    void fourRanksAlltoallInChunksOnlyUpTo256KiBPerRank() {
+        boolean blocking = Runtime.getRuntime().availableProcessors() < 4;   // TESSERA_WAIT=auto
+        new SmpJobRunner().run(4, world -> {
+            int me = world.rank();
+            for (int block : new int[] {16 * 1024, 32 * 1024}) {   // ints: 64 KiB and 128 KiB
+                int[] out = new int[4 * block];
+                int[] in = new int[4 * block];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = 1_000_000 * me + i;   // block i / block to rank i / block
+                }
+                long shared = world.sharedMemoryCollectiveCalls();
+                world.alltoall(Buffer.of(out), Buffer.of(in));
+                for (int j = 0; j < 4; j++) {
+                    for (int i = 0; i < block; i++) {
+                        assertEquals(1_000_000 * j + me * block + i, in[j * block + i], "block from rank " + j);
+                    }
+                }
+                boolean chunks = blocking && block == 16 * 1024;
+                assertEquals(shared + (chunks ? 1 : 0), world.sharedMemoryCollectiveCalls(),
+                        (4 * block) + " B blocks through the slots in chunks");
+            }
+        });
+    }
+
     /** Many small calls with rotating roots on every rank count: the lanes are reused in order. */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 4})

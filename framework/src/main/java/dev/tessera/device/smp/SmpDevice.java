@@ -296,6 +296,11 @@ public final class SmpDevice extends MatchingDevice {
             return !collective.equals("bcast");
         }
 
+        @Override
+        public boolean sameAddressSpace() {
+            return true;
+        }
+
         /**
          * Unparks the threads of other ranks that sleep in a wait. Spinning ranks read the sleeper
          * counts without a fence (a park that misses the wake-up ends after its timeout, at most
