@@ -37,7 +37,11 @@ import java.lang.foreign.MemorySegment;
  * <p>A waiting thread spins, then parks until the completer unparks it. In
  * {@link WaitMode#BLOCK} (more ranks than cores, or TESSERA_WAIT=block) it spins only
  * briefly and parks at once, without the yield phase, for up to 100 ms at a time (to
- * notice a failed job); otherwise it spins longer, yields, then parks with growing timeouts.
+ * notice a failed job); otherwise (every rank has a core) it spins as the shm device's
+ * spinning ranks do, about 1-2 ms ({@link BackoffIdleStrategy#LONG_SPIN}), then parks with
+ * growing timeouts. With the shorter default spin (2,000 polls, tens of microseconds) a rank
+ * that waited for its peer's copy of a large message parked and woke late: a 1 MiB ping-pong
+ * took 96-97 us against 33-35 us with the long spin (Intel Xeon, docs/performance.md, stop 56).
  */
 public final class SmpDevice extends MatchingDevice {
 
@@ -69,12 +73,17 @@ public final class SmpDevice extends MatchingDevice {
     }
 
     SmpDevice(SmpFabric fabric, int rank, WaitMode wait) {
-        super(fabric.engine(rank), fabric.failure(), wait == WaitMode.BLOCK ? BLOCKING : IdleStrategy.backoff());
+        super(fabric.engine(rank), fabric.failure(), wait == WaitMode.BLOCK ? BLOCKING : BackoffIdleStrategy.LONG_SPIN);
         this.fabric = fabric;
         this.rank = rank;
         this.rings = fabric.ringSlots() > 0 ? new SmallMessageRing.Producer[fabric.size()] : null;
         this.ringLimit = fabric.ringMax();
         this.blocking = wait == WaitMode.BLOCK;
+    }
+
+    /** How this rank waits (for tests: the long spin when every rank has a core, the blocking wait otherwise). */
+    IdleStrategy idleStrategy() {
+        return idle;
     }
 
     @Override

@@ -50,6 +50,19 @@ class SmpBlockingWaitTest {
                 + " ms of CPU in " + wall / 1_000_000 + " ms");
     }
 
+    /**
+     * Ranks that each have a core poll as long as shm's spinning ranks before they park (a 1 MiB
+     * ping-pong parked and woke late with the short default spin: 96-97 us against 33-35); ranks
+     * whose waits block keep the short spin and long parks.
+     */
+    @Test
+    void spinningRanksPollAsLongAsShmsBeforeTheyPark() {
+        SmpFabric fabric = new SmpFabric(2);
+        assertEquals(dev.tessera.device.BackoffIdleStrategy.LONG_SPIN, new SmpDevice(fabric, 0, WaitMode.SPIN).idleStrategy());
+        org.junit.jupiter.api.Assertions.assertNotEquals(dev.tessera.device.BackoffIdleStrategy.LONG_SPIN,
+                new SmpDevice(fabric, 1, WaitMode.BLOCK).idleStrategy());
+    }
+
     @Test
     void theWaitModeComesFromTheVariableOrTheCoreCount() {
         int cores = Runtime.getRuntime().availableProcessors();
