@@ -149,6 +149,39 @@ class SmpSharedMemoryCollectivesTest {
         });
     }
 
+    /**
+     * A rank that aborts the job while the others sleep in a collective wait (three ranks on a
+     * two-core machine park for up to 100 ms at a time), and stays in its call without closing, ends
+     * the job with its error, not a hang: the waits check the job's state (after every park). The
+     * aborting rank returns only once both others have left their bcast, so no closed session tells
+     * them. (Without any check in the wait the job hangs to its 15 s limit.)
+     */
+    @Test
+    void aRankThatAbortsWhileOthersSleepInACollectiveEndsTheJob() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() < 3,
+                "three smp ranks park in their waits only where they outnumber the cores");
+        java.util.concurrent.CountDownLatch left = new java.util.concurrent.CountDownLatch(2);
+        AssertionError e = assertThrows(AssertionError.class, () -> new SmpJobRunner(15, dev.tessera.comm.ThreadLevel.FUNNELED)
+                .run(3, (Comm world) -> {
+                    world.barrier();
+                    if (world.rank() == 2) {
+                        Thread.sleep(500);   // the others are asleep in the bcast by then (passes either way)
+                        RuntimeException abort = RankSessions.current().abort(3, "rank 2 gives up");
+                        left.await();
+                        throw abort;
+                    }
+                    try {
+                        world.bcast(Buffer.of(new int[1]), 2);
+                    } finally {
+                        left.countDown();
+                    }
+                }));
+        StringWriter text = new StringWriter();
+        e.printStackTrace(new PrintWriter(text));
+        assertTrue(text.toString().contains("rank 2 gives up"), text.toString());
+        assertTrue(!text.toString().contains("did not finish"), text.toString());
+    }
+
     /** Rank 1 ends without the bcast rank 0 waits in: a mismatch error naming both ranks, not a hang. */
     @Test
     void aRankThatEndsWithoutTheCallIsAMismatch() {

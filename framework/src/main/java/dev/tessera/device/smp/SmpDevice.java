@@ -255,8 +255,8 @@ public final class SmpDevice extends MatchingDevice {
             try {
                 BackoffIdleStrategy backoff = idle instanceof BackoffIdleStrategy b ? b : null;
                 for (int n = 0; !ready.getAsBoolean(); n++) {
-                    if ((n & (CHECK_EVERY - 1)) == CHECK_EVERY - 1) {
-                        failure.check();
+                    if (registered || (n & (CHECK_EVERY - 1)) == CHECK_EVERY - 1) {
+                        failure.check();   // after every park (up to 100 ms in blocking mode), else every CHECK_EVERY polls
                     }
                     if (!registered && (backoff == null || backoff.parks(n))) {
                         engine.sleeping(me);   // an atomic add: a publisher that misses it is seen by the check below
@@ -286,16 +286,9 @@ public final class SmpDevice extends MatchingDevice {
 
         /**
          * Two smp ranks copy a point-to-point message once at any size (the sender into a posted
-         * receive, or the receiver out of the sender's buffer).
-         */
-        @Override
-        public boolean singleCopies(long bytes) {
-            return true;
-        }
-
-        /**
-         * Reduce, allgather and alltoall of two ranks go point to point where the comm layer's sizes
-         * say so ({@code PairCopyDecision}); bcast stays in the slots, where the root's copy of a chunk
+         * receive, or the receiver out of the sender's buffer), so reduce, allgather and alltoall
+         * of two ranks go point to point where the comm layer's sizes say so
+         * ({@code PairCopyDecision}); bcast stays in the slots, where the root's copy of a chunk
          * into its slot and the other rank's copy out of the previous one run on both cores at once
          * (Intel Xeon, 2 ranks, p50: 1 MiB 58 us through the slots against 138 us point to point, where
          * one thread copies the whole message; 64-256 KiB level; docs/performance.md, stop 56).
