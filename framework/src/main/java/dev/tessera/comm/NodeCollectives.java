@@ -1078,7 +1078,8 @@ final class NodeCollectives {
      */
     boolean pairCopy(String collective, long messageBytes) {
         try {
-            return PairCopyDecision.choose(collective, messageBytes, p, p == 2 && region.singleCopies(collective, messageBytes));
+            return PairCopyDecision.choose(collective, messageBytes, p, p == 2 && region.singleCopies(messageBytes),
+                    region.sameAddressSpace());
         } catch (dev.tessera.TesseraException e) {
             throw new dev.tessera.TesseraException(e.errorClass(), "rank " + me + ": " + collective + ": " + e.getMessage());
         }

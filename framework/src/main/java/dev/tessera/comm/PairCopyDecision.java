@@ -89,8 +89,21 @@ final class PairCopyDecision {
 
     /**
      * Whether a {@code collective} of {@code ranks} ranks whose messages carry {@code messageBytes} each
-     * goes point to point; {@code singleCopies}: whether the device copies a heap message of that size once.
+     * goes point to point; {@code singleCopies}: whether the device copies a heap message of that size once;
+     * {@code sameAddressSpace}: the ranks are threads of one JVM (smp), where a bcast stays in the slots:
+     * the root's copy of a chunk into its slot and the other rank's copy out of the previous one run on
+     * both cores at once, where point to point one thread copies the whole message (Intel Xeon, 2 ranks,
+     * p50: 1 MiB 58 us through the slots against 138 us point to point; 64-256 KiB level;
+     * docs/performance.md, stop 56).
      */
+    static boolean choose(String collective, long messageBytes, int ranks, boolean singleCopies, boolean sameAddressSpace) {
+        if (sameAddressSpace && collective.equals("bcast")) {
+            return false;
+        }
+        return choose(collective, messageBytes, ranks, singleCopies);
+    }
+
+    /** {@link #choose(String, long, int, boolean, boolean)} for ranks in separate processes. */
     static boolean choose(String collective, long messageBytes, int ranks, boolean singleCopies) {
         if (CALLS == null) {
             throw new TesseraException(ErrorClass.ARG, "tessera.shm.coll.singleCopyCalls: '" + CALLS_SETTING

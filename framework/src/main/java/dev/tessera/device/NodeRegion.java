@@ -76,15 +76,6 @@ public interface NodeRegion {
     }
 
     /**
-     * Whether a two-rank {@code collective} ("bcast", "reduce", "allgather" or "alltoall") whose
-     * messages carry {@code bytes} bytes each may go point to point because the device copies such a
-     * message once ({@link #singleCopies(long)} by default); the same answer on every member.
-     */
-    default boolean singleCopies(String collective, long bytes) {
-        return singleCopies(bytes);
-    }
-
-    /**
      * Whether every member is a thread of this process (the smp device): a point-to-point message
      * between two members is then one copy from buffer to buffer at any size, whatever their waits.
      */

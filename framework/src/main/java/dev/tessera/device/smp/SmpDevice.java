@@ -286,16 +286,12 @@ public final class SmpDevice extends MatchingDevice {
 
         /**
          * Two smp ranks copy a point-to-point message once at any size (the sender into a posted
-         * receive, or the receiver out of the sender's buffer), so reduce, allgather and alltoall
-         * of two ranks go point to point where the comm layer's sizes say so
-         * ({@code PairCopyDecision}); bcast stays in the slots, where the root's copy of a chunk
-         * into its slot and the other rank's copy out of the previous one run on both cores at once
-         * (Intel Xeon, 2 ranks, p50: 1 MiB 58 us through the slots against 138 us point to point, where
-         * one thread copies the whole message; 64-256 KiB level; docs/performance.md, stop 56).
+         * receive, or the receiver out of the sender's buffer); which two-rank collectives go point
+         * to point is the comm layer's choice ({@code PairCopyDecision}).
          */
         @Override
-        public boolean singleCopies(String collective, long bytes) {
-            return !collective.equals("bcast");
+        public boolean singleCopies(long bytes) {
+            return true;
         }
 
         @Override
