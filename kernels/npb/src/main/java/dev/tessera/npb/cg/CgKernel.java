@@ -4,6 +4,7 @@ import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
 import dev.tessera.npb.ClassLetter;
 import dev.tessera.npb.CompilerQuiet;
+import dev.tessera.npb.JitSettle;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbClock;
@@ -70,14 +71,23 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
      */
     static final int MESSAGE_WARM_UP_ROUNDS = 3000;
     /**
-     * After the warm-up with message rounds: how long the JVM's compiler threads must have
-     * been idle before the timed part starts ({@link CompilerQuiet}), and the longest wait.
-     * The rounds put the message path's methods in the C2 queue ahead of the solver's: without
-     * the wait, C2 compiled {@code CgSolver.step} and {@code CgRankPair.share} inside the timed
-     * part of one class A run (0.36-0.42 s of compiler CPU per JVM).
+     * After the warm-up (and its message rounds): how long the JVM's compiler threads must have
+     * been idle before the next step ({@link CompilerQuiet}), and the longest wait. The rounds
+     * put the message path's methods in the C2 queue ahead of the solver's: without the wait,
+     * C2 compiled {@code CgSolver.step} and {@code CgRankPair.share} inside the timed part of
+     * one class A run (0.36-0.42 s of compiler CPU per JVM).
      */
     static final long COMPILER_QUIET_MILLIS = 100;
     static final long COMPILER_QUIET_MAX_MILLIS = 5000;
+    /**
+     * Most untimed iterations, per class, after the warm-up and its quiet wait, run one at a
+     * time until one leaves the compilers idle ({@link JitSettle}): the warm-up's last
+     * iterations can be what brings the solver's region method to C2, whose compilation then
+     * ran in the first timed iterations (class A at 2 x 1 on smp: 290-400 ms of C2 with the
+     * timed part at 0.46-0.51 s; with the settling rounds 0.24 s). Classes B and C take a few
+     * tenths of a second or more per iteration, so fewer.
+     */
+    static final int[] SETTLE_ITERATIONS_MAX = {6, 6, 6, 3, 3};
     /** Generator seed and multiplier (tran, amult; cg.f). */
     static final double TRAN = 314159265.0;
     static final double AMULT = 1220703125.0;
@@ -85,30 +95,41 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
     public CgKernel() {
     }
 
+    /** What the untimed warm-up ran, for the report's WARM-UP line. */
+    record WarmUp(int iterations, int messageRounds, int settleIterations) {
+        String text() {
+            return iterations + " iterations untimed"
+                    + (messageRounds > 0 ? ", " + messageRounds + " rounds of an iteration's messages" : "")
+                    + ", " + settleIterations + " more until one left the JIT idle, then x = (1, ..., 1) again"
+                    + " (reference: 1)";
+        }
+    }
+
     /**
-     * Untimed iterations to bring in every page and compile the solver, then x = (1, ..., 1)
-     * again, so that the timed iterations start where the reference's do. After them, at two
-     * processes with {@link CgRankPair}'s product, {@link #MESSAGE_WARM_UP_ROUNDS} rounds of
-     * an iteration's messages ({@link CgSolver#warmUpMessages}), and after them a wait for the
-     * compiler threads to go idle ({@link CompilerQuiet}); returns the rounds run (0 elsewhere).
+     * Untimed iterations to bring in every page and compile the solver; at two processes with
+     * {@link CgRankPair}'s product then {@link #MESSAGE_WARM_UP_ROUNDS} rounds of an iteration's
+     * messages ({@link CgSolver#warmUpMessages}); then up to {@code settleMax} more iterations,
+     * one at a time, until the JIT compilers stay idle through one ({@link JitSettle}); then
+     * x = (1, ..., 1) again, so that the timed iterations start where the reference's do.
+     * Every rank of {@code world} must call it.
      */
-    static int warmUp(CgSolver solver, double shift, int iterations) {
+    static WarmUp warmUp(CgSolver solver, Comm world, double shift, int iterations, int settleMax) {
         solver.resetX();
         for (int i = 0; i < iterations; i++) {
             solver.iterate(shift);
         }
         // after the iterations, so that the solver's own methods reach C2 first, as without the rounds
         int rounds = solver.warmUpMessages(MESSAGE_WARM_UP_ROUNDS);
-        solver.resetX();
-        if (rounds > 0) {
-            // the compilations that the rounds and iterations queued end here, not in the timed part
-            try {
-                new CompilerQuiet().await(Duration.ofMillis(COMPILER_QUIET_MILLIS), Duration.ofMillis(COMPILER_QUIET_MAX_MILLIS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        int settle;
+        try {
+            settle = JitSettle.rounds(world, settleMax, Duration.ofMillis(COMPILER_QUIET_MILLIS),
+                    Duration.ofMillis(COMPILER_QUIET_MAX_MILLIS), () -> solver.iterate(shift));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("CG: interrupted in the warm-up", e);
         }
-        return rounds;
+        solver.resetX();
+        return new WarmUp(iterations, rounds, settle);
     }
 
     @Override
@@ -162,7 +183,7 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         CgMatrix matrix = CgMatrix.generate(na, nonzer, RCOND, shift, grid, tran);
         CgSolver solver = new CgSolver(world, team, grid, matrix, na / grid.nprows);
 
-        int messageRounds = warmUp(solver, shift, WARM_UP_ITERATIONS[c]);
+        WarmUp warmUp = warmUp(solver, world, shift, WARM_UP_ITERATIONS[c], SETTLE_ITERATIONS_MAX[c]);
 
         world.barrier();
         long start = NpbClock.nanos();
@@ -182,10 +203,7 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         double mops = seconds != 0 ? 1.0e-6 * 2 * niter * (double) na * (3.0 + nnz + 25.0 * (5.0 + nnz) + 3.0) / seconds : 0;
         String detail = String.format(Locale.ROOT, " Zeta is     %20.13e (reference %20.13e, error %.3e, tolerance %.0e)%n"
                 + " ||r|| of the last iteration %20.14e", zeta, ZETA_REFERENCE[c], err, EPSILON, rnorm);
-        String warmUp = (messageRounds > 0 ? messageRounds + " rounds of an iteration's messages and " : "")
-                + WARM_UP_ITERATIONS[c] + " iterations untimed, then x = (1, ..., 1) again"
-                + (messageRounds > 0 ? " and the JIT idle for " + COMPILER_QUIET_MILLIS + " ms" : "") + " (reference: 1)";
         return new KernelResult("CG", problemClass, Integer.toString(na), niter, seconds, mops,
-                "          floating point", verified, detail, warmUp);
+                "          floating point", verified, detail, warmUp.text());
     }
 }
