@@ -34,7 +34,7 @@ public final class JitSettle {
     /**
      * Runs {@code round} once, then again while the compilers were busy during the last round on
      * any rank of {@code world}, at most {@code maxRounds} times (at least once if {@code maxRounds}
-     * is positive), each followed by {@link CompilerQuiet#await(Duration, Duration)} with {@code quiet}
+     * is positive; with 0 it returns at once, without a wait), each followed by {@link CompilerQuiet#await(Duration, Duration)} with {@code quiet}
      * and {@code limit}; returns the rounds run. Every rank of {@code world} must call it.
      */
     public static int rounds(Comm world, int maxRounds, Duration quiet, Duration limit, Runnable round)
@@ -46,6 +46,9 @@ public final class JitSettle {
             throws InterruptedException {
         if (maxRounds < 0) {
             throw new IllegalArgumentException("JitSettle: maxRounds must be >= 0, got " + maxRounds);
+        }
+        if (maxRounds == 0) {
+            return 0;
         }
         // compilations queued before the first round are not the rounds' to count
         compilers.await(quiet, limit);

@@ -88,6 +88,20 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
      * tenths of a second or more per iteration, so fewer.
      */
     static final int[] SETTLE_ITERATIONS_MAX = {6, 6, 6, 3, 3};
+    /** System property: the most settling iterations for every class instead of {@link #SETTLE_ITERATIONS_MAX}; 0: none, and no wait. */
+    public static final String SETTLE_PROPERTY = "tessera.npb.cg.settleIterations";
+
+    /** The most settling iterations for class index {@code c}: {@link #SETTLE_PROPERTY} if set, else the class's. */
+    static int settleIterationsMax(int c) {
+        Integer n = Integer.getInteger(SETTLE_PROPERTY);
+        if (n == null) {
+            return SETTLE_ITERATIONS_MAX[c];
+        }
+        if (n < 0) {
+            throw new IllegalArgumentException("CG: " + SETTLE_PROPERTY + " must be >= 0, got " + n);
+        }
+        return n;
+    }
     /** Generator seed and multiplier (tran, amult; cg.f). */
     static final double TRAN = 314159265.0;
     static final double AMULT = 1220703125.0;
@@ -100,7 +114,8 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         String text() {
             return iterations + " iterations untimed"
                     + (messageRounds > 0 ? ", " + messageRounds + " rounds of an iteration's messages" : "")
-                    + ", " + settleIterations + " more until one left the JIT idle, then x = (1, ..., 1) again"
+                    + (settleIterations > 0 ? ", " + settleIterations + " more until one left the JIT idle" : "")
+                    + ", then x = (1, ..., 1) again"
                     + " (reference: 1)";
         }
     }
@@ -172,6 +187,7 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
     public KernelResult run(Comm world, Team team, char problemClass) {
         check(problemClass, world.size());
         int c = ClassLetter.require("CG", problemClass, CLASSES);
+        int settleMax = settleIterationsMax(c);
         int na = NA[c];
         int nonzer = NONZER[c];
         int niter = NITER[c];
@@ -183,7 +199,7 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         CgMatrix matrix = CgMatrix.generate(na, nonzer, RCOND, shift, grid, tran);
         CgSolver solver = new CgSolver(world, team, grid, matrix, na / grid.nprows);
 
-        WarmUp warmUp = warmUp(solver, world, shift, WARM_UP_ITERATIONS[c], SETTLE_ITERATIONS_MAX[c]);
+        WarmUp warmUp = warmUp(solver, world, shift, WARM_UP_ITERATIONS[c], settleMax);
 
         world.barrier();
         long start = NpbClock.nanos();

@@ -1,6 +1,7 @@
 package dev.tessera.npb.cg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tessera.launch.SmpJob;
@@ -98,5 +99,30 @@ class CgWarmUpTest {
         String text = result.get().warmUp();
         assertTrue(text.matches(CgKernel.WARM_UP_ITERATIONS[0] + " iterations untimed, [1-6] more until one left the JIT idle,"
                 + " then x = \\(1, \\.\\.\\., 1\\) again \\(reference: 1\\)"), text);
+    }
+
+    @Test
+    void thePropertySetsTheMostSettlingIterationsAndZeroTurnsThemOff() {
+        String saved = System.getProperty(CgKernel.SETTLE_PROPERTY);
+        try {
+            System.clearProperty(CgKernel.SETTLE_PROPERTY);
+            assertEquals(CgKernel.SETTLE_ITERATIONS_MAX[3], CgKernel.settleIterationsMax(3));
+            System.setProperty(CgKernel.SETTLE_PROPERTY, "0");
+            assertEquals(0, CgKernel.settleIterationsMax(0));
+            AtomicReference<KernelResult> result = new AtomicReference<>();
+            SmpJob.run(1, new String[] {"--threads", "1"}, Duration.ofSeconds(100),
+                    session -> result.set(new CgKernel().run(session.world(), session.team(), 'S')));
+            assertEquals(CgKernel.WARM_UP_ITERATIONS[0] + " iterations untimed, then x = (1, ..., 1) again (reference: 1)",
+                    result.get().warmUp());
+            System.setProperty(CgKernel.SETTLE_PROPERTY, "-2");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CgKernel.settleIterationsMax(0));
+            assertEquals("CG: tessera.npb.cg.settleIterations must be >= 0, got -2", e.getMessage());
+        } finally {
+            if (saved == null) {
+                System.clearProperty(CgKernel.SETTLE_PROPERTY);
+            } else {
+                System.setProperty(CgKernel.SETTLE_PROPERTY, saved);
+            }
+        }
     }
 }
