@@ -67,17 +67,22 @@ public final class Buffer {
         return new Buffer(whole.asSlice(offset * size, count * size), type, count, null, 0);
     }
 
+    // The call's name is built only when the range is bad: a valid Buffer.of or slice (made per
+    // message in a solver's loop) allocates nothing but the buffer.
     private static void checkRange(int length, int offset, int count, Datatype type) {
-        checkRange(length, offset, count, type, "Buffer.of(" + type.name().toLowerCase(java.util.Locale.ROOT)
-                + "[], offset " + offset + ", count " + count + ")");
+        if (outside(length, offset, count)) {
+            throw outsideError(length, offset, count, "Buffer.of(" + type.name().toLowerCase(java.util.Locale.ROOT)
+                    + "[], offset " + offset + ", count " + count + ")", "array of length " + length);
+        }
     }
 
-    private static void checkRange(int length, int offset, int count, Datatype type, String call) {
-        if (offset < 0 || count < 0 || offset > length - count) {
-            throw new TesseraException(count < 0 ? ErrorClass.COUNT : ErrorClass.BUFFER,
-                    where(call) + ": buffer slice [offset " + offset + ", count " + count + "] outside "
-                            + (call.startsWith("Buffer.slice") ? "a buffer of " + length + " elements" : "array of length " + length));
-        }
+    private static boolean outside(int length, int offset, int count) {
+        return offset < 0 || count < 0 || offset > length - count;
+    }
+
+    private static TesseraException outsideError(int length, int offset, int count, String call, String whole) {
+        return new TesseraException(count < 0 ? ErrorClass.COUNT : ErrorClass.BUFFER,
+                where(call) + ": buffer slice [offset " + offset + ", count " + count + "] outside " + whole);
     }
 
     /**
@@ -164,7 +169,10 @@ public final class Buffer {
 
     /** Elements {@code [offset, offset + count)} of this buffer. */
     public Buffer slice(int offset, int count) {
-        checkRange(this.count, offset, count, type, "Buffer.slice(offset " + offset + ", count " + count + ")");
+        if (outside(this.count, offset, count)) {
+            throw outsideError(this.count, offset, count, "Buffer.slice(offset " + offset + ", count " + count + ")",
+                    "a buffer of " + this.count + " elements");
+        }
         long size = type.byteSize();
         MemorySegment s = segment.asSlice(offset * size, count * size);
         MemorySegment c = confined == null ? null : confined.asSlice(offset * size, count * size);

@@ -36,7 +36,10 @@ class MisuseErrorsTest {
             assertTrue(e.getMessage().startsWith("rank " + world.rank() + ": Buffer.of(int[], offset 3, count 10)")
                     && e.getMessage().contains("outside array of length 5"), e.getMessage());
             e = assertThrows(TesseraException.class, () -> Buffer.of(new double[4]).slice(2, 5));
-            assertTrue(e.getMessage().startsWith("rank " + world.rank() + ": Buffer.slice(offset 2, count 5)"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("rank " + world.rank() + ": Buffer.slice(offset 2, count 5)")
+                    && e.getMessage().endsWith("outside a buffer of 4 elements"), e.getMessage());
+            e = assertThrows(TesseraException.class, () -> Buffer.of(new double[4], 1, -1));
+            assertEquals(ErrorClass.COUNT, e.errorClass(), "a negative count");
             NullPointerException n = assertThrows(NullPointerException.class, () -> Buffer.of((long[]) null));
             assertTrue(n.getMessage().startsWith("rank " + world.rank() + ": Buffer.of(long[])"), n.getMessage());
         });
