@@ -256,6 +256,9 @@ final class ReduceKernels {
     // ------------------------------------------------------------------ integral
 
     static void longs(int op, MemorySegment in, MemorySegment io, int n) {
+        if (overArrays(op) && longsByArrays(op, in, io, n)) {
+            return;
+        }
         if (op == MINLOC || op == MAXLOC) {
             for (int i = 0; i < n; i += 2) {
                 if (takeIn(op, in.getAtIndex(J, i), in.getAtIndex(J, i + 1), io.getAtIndex(J, i), io.getAtIndex(J, i + 1))) {
@@ -271,6 +274,9 @@ final class ReduceKernels {
     }
 
     static void ints(int op, MemorySegment in, MemorySegment io, int n) {
+        if (overArrays(op) && intsByArrays(op, in, io, n)) {
+            return;
+        }
         if (op == MINLOC || op == MAXLOC) {
             for (int i = 0; i < n; i += 2) {
                 if (takeIn(op, in.getAtIndex(I, i), in.getAtIndex(I, i + 1), io.getAtIndex(I, i), io.getAtIndex(I, i + 1))) {
@@ -318,6 +324,147 @@ final class ReduceKernels {
         }
         for (int i = 0; i < n; i++) {
             io.set(B, i, (byte) integral(op, in.get(B, i), io.get(B, i)));
+        }
+    }
+
+    /*
+     * Longs and ints over arrays, as the floating types above (same conditions, same staging):
+     * SUM, PROD, MIN, MAX and the bitwise operations, whose int results in int arithmetic are the
+     * long ones truncated (two's complement wraps alike). The segment loops vectorise no better
+     * for integers, and running them for both heap and native segments put segments of several
+     * classes through one JDK accessor's type profile, which C2 then compiled again after each new
+     * class (uncommon traps at VarHandleSegmentAsInts.set in the NPB IS kernel's timed part,
+     * docs/npb.md, stop 57). The logical operations and the LOC pairs keep the segment loops.
+     */
+
+    private static final ThreadLocal<long[][]> LONG_STAGE = ThreadLocal.withInitial(() -> new long[2][BLOCK]);
+    private static final ThreadLocal<int[][]> INT_STAGE = ThreadLocal.withInitial(() -> new int[2][BLOCK]);
+
+    /** Whether integral operation {@code op} runs over arrays where the segments allow. */
+    private static boolean overArrays(int op) {
+        return op <= MAX || op == BAND || op == BOR || op == BXOR;
+    }
+
+    private static boolean longsByArrays(int op, MemorySegment in, MemorySegment io, int n) {
+        if (in.heapBase().orElse(null) instanceof long[] a && io.heapBase().orElse(null) instanceof long[] b
+                && in.address() == io.address() && (in.address() & 7) == 0) {
+            int o = (int) (in.address() >>> 3);
+            longLoop(op, a, b, o, o + n);
+            return true;
+        }
+        if (n < STAGE_MIN) {
+            return false;
+        }
+        long[][] stage = LONG_STAGE.get();
+        for (int done = 0; done < n; done += BLOCK) {
+            int m = Math.min(BLOCK, n - done);
+            MemorySegment.copy(in, J, (long) done * 8, stage[0], 0, m);
+            MemorySegment.copy(io, J, (long) done * 8, stage[1], 0, m);
+            longLoop(op, stage[0], stage[1], 0, m);
+            MemorySegment.copy(stage[1], 0, io, J, (long) done * 8, m);
+        }
+        return true;
+    }
+
+    private static boolean intsByArrays(int op, MemorySegment in, MemorySegment io, int n) {
+        if (in.heapBase().orElse(null) instanceof int[] a && io.heapBase().orElse(null) instanceof int[] b
+                && in.address() == io.address() && (in.address() & 3) == 0) {
+            int o = (int) (in.address() >>> 2);
+            intLoop(op, a, b, o, o + n);
+            return true;
+        }
+        if (n < STAGE_MIN) {
+            return false;
+        }
+        int[][] stage = INT_STAGE.get();
+        for (int done = 0; done < n; done += BLOCK) {
+            int m = Math.min(BLOCK, n - done);
+            MemorySegment.copy(in, I, (long) done * 4, stage[0], 0, m);
+            MemorySegment.copy(io, I, (long) done * 4, stage[1], 0, m);
+            intLoop(op, stage[0], stage[1], 0, m);
+            MemorySegment.copy(stage[1], 0, io, I, (long) done * 4, m);
+        }
+        return true;
+    }
+
+    /** b[i] = a[i] op b[i] for i in [from, to), op one of {@link #overArrays}. */
+    private static void longLoop(int op, long[] a, long[] b, int from, int to) {
+        switch (op) {
+            case SUM -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] + b[i];
+                }
+            }
+            case PROD -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] * b[i];
+                }
+            }
+            case MIN -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = Math.min(a[i], b[i]);
+                }
+            }
+            case MAX -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = Math.max(a[i], b[i]);
+                }
+            }
+            case BAND -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] & b[i];
+                }
+            }
+            case BOR -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] | b[i];
+                }
+            }
+            default -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] ^ b[i];
+                }
+            }
+        }
+    }
+
+    private static void intLoop(int op, int[] a, int[] b, int from, int to) {
+        switch (op) {
+            case SUM -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] + b[i];
+                }
+            }
+            case PROD -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] * b[i];
+                }
+            }
+            case MIN -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = Math.min(a[i], b[i]);
+                }
+            }
+            case MAX -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = Math.max(a[i], b[i]);
+                }
+            }
+            case BAND -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] & b[i];
+                }
+            }
+            case BOR -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] | b[i];
+                }
+            }
+            default -> {
+                for (int i = from; i < to; i++) {
+                    b[i] = a[i] ^ b[i];
+                }
+            }
         }
     }
 

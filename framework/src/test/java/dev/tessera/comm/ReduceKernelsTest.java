@@ -191,4 +191,116 @@ class ReduceKernelsTest {
             }
         }
     }
+
+    /** Integral operations: SUM, PROD, MIN, MAX, LAND, LOR, LXOR, BAND, BOR, BXOR (Op.Kind ordinals 0-9). */
+    static final int[] INTEGRAL_OPS = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+    static long integral(int op, long a, long b) {
+        return switch (op) {
+            case 0 -> a + b;
+            case 1 -> a * b;
+            case 2 -> Math.min(a, b);
+            case 3 -> Math.max(a, b);
+            case 4 -> (a != 0 && b != 0) ? 1 : 0;
+            case 5 -> (a != 0 || b != 0) ? 1 : 0;
+            case 6 -> ((a != 0) != (b != 0)) ? 1 : 0;
+            case 7 -> a & b;
+            case 8 -> a | b;
+            default -> a ^ b;
+        };
+    }
+
+    /** Values that overflow when added or multiplied, zeros (for the logical operations) and extremes. */
+    static long integralValue(Random r, int i) {
+        return switch (i % 17) {
+            case 2, 9 -> 0;
+            case 5 -> Long.MAX_VALUE;
+            case 6 -> Long.MIN_VALUE;
+            case 11 -> Integer.MAX_VALUE;
+            case 12 -> Integer.MIN_VALUE;
+            default -> r.nextLong() >> r.nextInt(60);
+        };
+    }
+
+    /**
+     * Longs and ints: every operation in every layout and count gives the element-wise result of
+     * the operation in long arithmetic, truncated to int for ints (the loops over arrays compute in
+     * the element type), and the elements around the range stay untouched.
+     */
+    @Test
+    void longsAndIntsMatchTheElementWiseOperationInEveryLayout() {
+        Random r = new Random(11);
+        for (int round = 0; round < ROUNDS; round++) {
+            for (boolean ints : new boolean[] {false, true}) {
+                int bytes = ints ? 4 : 8;
+                for (String layout : LAYOUTS) {
+                    for (int op : INTEGRAL_OPS) {
+                        for (int n : COUNTS) {
+                            long[] inValues = new long[n + 2 * PAD];
+                            long[] ioValues = new long[n + 2 * PAD];
+                            for (int i = 0; i < inValues.length; i++) {
+                                inValues[i] = ints ? (int) integralValue(r, i) : integralValue(r, i);
+                                ioValues[i] = ints ? (int) integralValue(r, i + 4) : integralValue(r, i + 4);
+                            }
+                            Object in = ints ? toInts(inValues) : inValues;
+                            Object io = ints ? toInts(ioValues) : ioValues;
+                            try (Arena arena = Arena.ofConfined()) {
+                                MemorySegment inHeap = ints ? MemorySegment.ofArray((int[]) in) : MemorySegment.ofArray((long[]) in);
+                                MemorySegment ioHeap = ints ? MemorySegment.ofArray((int[]) io) : MemorySegment.ofArray((long[]) io);
+                                MemorySegment[] seg = layIntegral(layout, inHeap, ioHeap, bytes, n, arena);
+                                long[] a = new long[n];
+                                long[] before = new long[n];
+                                for (int i = 0; i < n; i++) {
+                                    a[i] = integralElement(seg[0], ints, i);
+                                    before[i] = integralElement(seg[1], ints, i);
+                                }
+                                if (ints) {
+                                    ReduceKernels.ints(op, seg[0], seg[1], n);
+                                } else {
+                                    ReduceKernels.longs(op, seg[0], seg[1], n);
+                                }
+                                String what = layout + ", op " + op + ", " + n + (ints ? " ints" : " longs");
+                                for (int i = 0; i < n; i++) {
+                                    long want = integral(op, a[i], before[i]);
+                                    assertEquals(ints ? (int) want : want, integralElement(seg[1], ints, i),
+                                            what + ", element " + i + ": " + a[i] + " op " + before[i]);
+                                }
+                                for (int i = 0; i < PAD; i++) {
+                                    assertEquals(ioValues[i], integralElement(ioHeap, ints, i), what + ", before the range");
+                                    assertEquals(ioValues[n + PAD + i], integralElement(ioHeap, ints, n + PAD + i),
+                                            what + ", after the range");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static MemorySegment[] layIntegral(String layout, MemorySegment inHeap, MemorySegment ioHeap, int bytes, int n, Arena arena) {
+        long size = (long) bytes * n;
+        return switch (layout) {
+            case "heap same offset" -> new MemorySegment[] {inHeap.asSlice((long) PAD * bytes, size), ioHeap.asSlice((long) PAD * bytes, size)};
+            case "heap other offsets" -> new MemorySegment[] {inHeap.asSlice(2L * bytes, size), ioHeap.asSlice((long) PAD * bytes, size)};
+            case "native in" -> new MemorySegment[] {copyToNative(inHeap, arena).asSlice(3L * bytes, size), ioHeap.asSlice((long) PAD * bytes, size)};
+            // the result lands in native memory here; the checks around the range read the heap copy, untouched
+            case "native inout" -> new MemorySegment[] {inHeap.asSlice((long) PAD * bytes, size), copyToNative(ioHeap, arena).asSlice((long) PAD * bytes, size)};
+            case "native both" -> new MemorySegment[] {copyToNative(inHeap, arena).asSlice((long) PAD * bytes, size),
+                copyToNative(ioHeap, arena).asSlice(1L * bytes, size)};
+            default -> new MemorySegment[] {ioHeap.asSlice((long) PAD * bytes, size), ioHeap.asSlice((long) PAD * bytes, size)};
+        };
+    }
+
+    static int[] toInts(long[] l) {
+        int[] a = new int[l.length];
+        for (int i = 0; i < l.length; i++) {
+            a[i] = (int) l[i];
+        }
+        return a;
+    }
+
+    static long integralElement(MemorySegment s, boolean ints, int i) {
+        return ints ? s.getAtIndex(ValueLayout.JAVA_INT, i) : s.getAtIndex(ValueLayout.JAVA_LONG, i);
+    }
 }
