@@ -31,7 +31,7 @@ final class ReduceKernels {
     // ------------------------------------------------------------------ floating point
 
     static void doubles(int op, MemorySegment in, MemorySegment io, int n) {
-        if (op <= MAX && doublesByArrays(op, in, io, n)) {
+        if (op <= MAX && byArrays(op, in, io, n, double[].class, 3, D, DOUBLE_STAGE, ReduceKernels::doubleLoop)) {
             return;
         }
         if (op == SUM) {
@@ -55,7 +55,7 @@ final class ReduceKernels {
     }
 
     static void floats(int op, MemorySegment in, MemorySegment io, int n) {
-        if (op <= MAX && floatsByArrays(op, in, io, n)) {
+        if (op <= MAX && byArrays(op, in, io, n, float[].class, 2, F, FLOAT_STAGE, ReduceKernels::floatLoop)) {
             return;
         }
         if (op == SUM) {
@@ -141,45 +141,38 @@ final class ReduceKernels {
     private static final ThreadLocal<double[][]> DOUBLE_STAGE = ThreadLocal.withInitial(() -> new double[2][BLOCK]);
     private static final ThreadLocal<float[][]> FLOAT_STAGE = ThreadLocal.withInitial(() -> new float[2][BLOCK]);
 
-    /** io[i] = in[i] op io[i] over arrays (op SUM, PROD, MIN or MAX); false if the segments do not allow it. */
-    private static boolean doublesByArrays(int op, MemorySegment in, MemorySegment io, int n) {
-        if (in.heapBase().orElse(null) instanceof double[] a && io.heapBase().orElse(null) instanceof double[] b
-                && in.address() == io.address() && (in.address() & 7) == 0) {
-            int o = (int) (in.address() >>> 3);
-            doubleLoop(op, a, b, o, o + n);
-            return true;
-        }
-        if (n < STAGE_MIN) {
-            return false;
-        }
-        double[][] stage = DOUBLE_STAGE.get();
-        for (int done = 0; done < n; done += BLOCK) {
-            int m = Math.min(BLOCK, n - done);
-            MemorySegment.copy(in, D, (long) done * 8, stage[0], 0, m);
-            MemorySegment.copy(io, D, (long) done * 8, stage[1], 0, m);
-            doubleLoop(op, stage[0], stage[1], 0, m);
-            MemorySegment.copy(stage[1], 0, io, D, (long) done * 8, m);
-        }
-        return true;
+    /** b[i] = a[i] op b[i] for i in [from, to) of arrays of one element type. */
+    private interface ArrayLoop<A> {
+        void run(int op, A a, A b, int from, int to);
     }
 
-    private static boolean floatsByArrays(int op, MemorySegment in, MemorySegment io, int n) {
-        if (in.heapBase().orElse(null) instanceof float[] a && io.heapBase().orElse(null) instanceof float[] b
-                && in.address() == io.address() && (in.address() & 3) == 0) {
-            int o = (int) (in.address() >>> 2);
-            floatLoop(op, a, b, o, o + n);
+    /**
+     * io[i] = in[i] op io[i] by {@code loop} over arrays of {@code type}: the segments' own arrays
+     * when both are heap arrays of that type at the same offset, else (from {@link #STAGE_MIN}
+     * elements) blocks staged through the thread's two arrays {@code stage}; false if neither.
+     * {@code shift} is log2 of the element's size, {@code layout} the element's layout.
+     */
+    private static <A> boolean byArrays(int op, MemorySegment in, MemorySegment io, int n, Class<A> type, int shift,
+            ValueLayout layout, ThreadLocal<A[]> stage, ArrayLoop<A> loop) {
+        Object a = in.heapBase().orElse(null);
+        Object b = io.heapBase().orElse(null);
+        long mask = (1L << shift) - 1;
+        if (type.isInstance(a) && type.isInstance(b) && in.address() == io.address() && (in.address() & mask) == 0) {
+            int o = (int) (in.address() >>> shift);
+            loop.run(op, type.cast(a), type.cast(b), o, o + n);
             return true;
         }
         if (n < STAGE_MIN) {
             return false;
         }
-        float[][] stage = FLOAT_STAGE.get();
+        A[] s = stage.get();
         for (int done = 0; done < n; done += BLOCK) {
             int m = Math.min(BLOCK, n - done);
-            MemorySegment.copy(in, F, (long) done * 4, stage[0], 0, m);
-            MemorySegment.copy(io, F, (long) done * 4, stage[1], 0, m);
-            floatLoop(op, stage[0], stage[1], 0, m);
-            MemorySegment.copy(stage[1], 0, io, F, (long) done * 4, m);
+            long at = (long) done << shift;
+            MemorySegment.copy(in, layout, at, s[0], 0, m);
+            MemorySegment.copy(io, layout, at, s[1], 0, m);
+            loop.run(op, s[0], s[1], 0, m);
+            MemorySegment.copy(s[1], 0, io, layout, at, m);
         }
         return true;
     }
@@ -256,7 +249,7 @@ final class ReduceKernels {
     // ------------------------------------------------------------------ integral
 
     static void longs(int op, MemorySegment in, MemorySegment io, int n) {
-        if (overArrays(op) && longsByArrays(op, in, io, n)) {
+        if (overArrays(op) && byArrays(op, in, io, n, long[].class, 3, J, LONG_STAGE, ReduceKernels::longLoop)) {
             return;
         }
         if (op == MINLOC || op == MAXLOC) {
@@ -274,7 +267,7 @@ final class ReduceKernels {
     }
 
     static void ints(int op, MemorySegment in, MemorySegment io, int n) {
-        if (overArrays(op) && intsByArrays(op, in, io, n)) {
+        if (overArrays(op) && byArrays(op, in, io, n, int[].class, 2, I, INT_STAGE, ReduceKernels::intLoop)) {
             return;
         }
         if (op == MINLOC || op == MAXLOC) {
@@ -343,48 +336,6 @@ final class ReduceKernels {
     /** Whether integral operation {@code op} runs over arrays where the segments allow. */
     private static boolean overArrays(int op) {
         return op <= MAX || op == BAND || op == BOR || op == BXOR;
-    }
-
-    private static boolean longsByArrays(int op, MemorySegment in, MemorySegment io, int n) {
-        if (in.heapBase().orElse(null) instanceof long[] a && io.heapBase().orElse(null) instanceof long[] b
-                && in.address() == io.address() && (in.address() & 7) == 0) {
-            int o = (int) (in.address() >>> 3);
-            longLoop(op, a, b, o, o + n);
-            return true;
-        }
-        if (n < STAGE_MIN) {
-            return false;
-        }
-        long[][] stage = LONG_STAGE.get();
-        for (int done = 0; done < n; done += BLOCK) {
-            int m = Math.min(BLOCK, n - done);
-            MemorySegment.copy(in, J, (long) done * 8, stage[0], 0, m);
-            MemorySegment.copy(io, J, (long) done * 8, stage[1], 0, m);
-            longLoop(op, stage[0], stage[1], 0, m);
-            MemorySegment.copy(stage[1], 0, io, J, (long) done * 8, m);
-        }
-        return true;
-    }
-
-    private static boolean intsByArrays(int op, MemorySegment in, MemorySegment io, int n) {
-        if (in.heapBase().orElse(null) instanceof int[] a && io.heapBase().orElse(null) instanceof int[] b
-                && in.address() == io.address() && (in.address() & 3) == 0) {
-            int o = (int) (in.address() >>> 2);
-            intLoop(op, a, b, o, o + n);
-            return true;
-        }
-        if (n < STAGE_MIN) {
-            return false;
-        }
-        int[][] stage = INT_STAGE.get();
-        for (int done = 0; done < n; done += BLOCK) {
-            int m = Math.min(BLOCK, n - done);
-            MemorySegment.copy(in, I, (long) done * 4, stage[0], 0, m);
-            MemorySegment.copy(io, I, (long) done * 4, stage[1], 0, m);
-            intLoop(op, stage[0], stage[1], 0, m);
-            MemorySegment.copy(stage[1], 0, io, I, (long) done * 4, m);
-        }
-        return true;
     }
 
     /** b[i] = a[i] op b[i] for i in [from, to), op one of {@link #overArrays}. */
