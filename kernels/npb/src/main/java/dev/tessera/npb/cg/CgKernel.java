@@ -84,10 +84,12 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
      * time until one leaves the compilers idle ({@link JitSettle}): the warm-up's last
      * iterations can be what brings the solver's region method to C2, whose compilation then
      * ran in the first timed iterations (class A at 2 x 1 on smp: 290-400 ms of C2 with the
-     * timed part at 0.46-0.51 s; with the settling rounds 0.24 s). Classes B and C take a few
-     * tenths of a second or more per iteration, so fewer.
+     * timed part at 0.46-0.51 s; with the settling rounds 0.24 s). Four ranks on two cores took
+     * 9 before the compilers rested (class A 4 x 1 on shm: 2126-2141 Mop/s with at most 6,
+     * 2205-2568 with up to 15). Classes B and C take a few tenths of a second or more per
+     * iteration, so fewer.
      */
-    static final int[] SETTLE_ITERATIONS_MAX = {6, 6, 6, 3, 3};
+    static final int[] SETTLE_ITERATIONS_MAX = {12, 12, 12, 3, 3};
     /** System property: the most settling iterations for every class instead of {@link #SETTLE_ITERATIONS_MAX}; 0: none, and no wait. */
     public static final String SETTLE_PROPERTY = "tessera.npb.cg.settleIterations";
 
