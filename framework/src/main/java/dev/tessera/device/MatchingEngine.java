@@ -169,9 +169,8 @@ public final class MatchingEngine {
      * before {@code from} is reused. Else queues a private copy as an unexpected message and
      * returns null. No envelope object and no supplier on the matched path.
      *
-     * <p>A device that drains a run of such messages may hold this engine's lock around the
-     * run ({@link #lock()} ... {@link #unlock()}): the run takes the lock once and each call here
-     * re-enters it.
+     * <p>A device that drains a run of such messages holds this engine's lock around the run
+     * ({@link #lock()} ... {@link #unlock()}) and calls {@link #arriveHeld} for each instead.
      */
     public ReceiveRequest arrive(int source, int tag, int context, long byteCount, int typeCode,
                                  MemorySegment from, long offset) {
@@ -182,6 +181,22 @@ public final class MatchingEngine {
         } finally {
             unlock();
         }
+    }
+
+    /**
+     * {@link #arrive(int, int, int, long, int, MemorySegment, long)} for a caller that holds
+     * this engine's lock (a device matching a run of messages under one {@link #lock()}): the
+     * same match, without taking the lock again. Re-entering it per message would put the lock's
+     * reentrant branch on the run's path, which a lone message never takes: the JIT compiles
+     * the lock without that branch from the common case and must deoptimise every method it
+     * inlined the lock into when a run first comes (CG at 2 x 1 on shm: Comm.irecv recompiled
+     * for 24 ms inside the timed part, docs/npb.md, stop 58).
+     */
+    public ReceiveRequest arriveHeld(int source, int tag, int context, long byteCount, int typeCode,
+                                     MemorySegment from, long offset) {
+        assert heldByCurrentThread() : "arriveHeld without the engine's lock";
+        drainRings();
+        return matchOrQueueCopy(source, tag, context, byteCount, typeCode, from, offset);
     }
 
     /** A message arrives that is already fully buffered: match it or queue it. */

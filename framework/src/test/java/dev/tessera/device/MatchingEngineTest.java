@@ -261,6 +261,36 @@ class MatchingEngineTest {
     }
 
     @Test
+    void aRunOfArrivalsUnderTheCallersLockMatchesAsSingleArrivalsDo() {
+        ReceiveRequest posted = receive(1, 5, 0);
+        assertNull(engine.post(posted));
+        MemorySegment lane = MemorySegment.ofArray(new int[] {11, 22, 33});
+        engine.lock();
+        try {
+            // a device's run: one lock, then one held arrival per message, in the lane's order
+            assertSame(posted, engine.arriveHeld(1, 5, 0, 4, 0, lane, 0), "the posted receive matches");
+            assertNull(engine.arriveHeld(1, 5, 0, 4, 0, lane, 4), "no receive: queued as unexpected");
+            assertNull(engine.arriveHeld(1, 6, 0, 4, 0, lane, 8));
+            assertTrue(engine.heldByCurrentThread(), "the held arrivals leave the lock to the caller");
+        } finally {
+            engine.unlock();
+        }
+        assertFalse(engine.heldByCurrentThread());
+        lane.fill((byte) 0);   // the lane entries are reused: the unexpected ones were copied
+        IncomingMessage tag6 = engine.post(receive(1, 6, 0));
+        IncomingMessage tag5 = engine.post(receive(1, Device.ANY_TAG, 0));
+        assertNotNull(tag6);
+        assertNotNull(tag5);
+        assertEquals(6, tag6.envelope().tag());
+        assertEquals(5, tag5.envelope().tag(), "the older of the two queued messages first");
+        int[] got = new int[1];
+        tag5.copyTo(MemorySegment.ofArray(got), 4);
+        assertEquals(22, got[0]);
+        org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> engine.arriveHeld(1, 5, 0, 4, 0, lane, 0), "a held arrival without the lock");
+    }
+
+    @Test
     void manyThreadsMatchingAtOnceLoseNoMessageAndNoReceive() throws Exception {
         // 4 threads each post 2000 receives and deliver 2000 messages on one engine; every receive
         // gets exactly one message (lost updates of the queues under a broken lock show as hangs or misses)

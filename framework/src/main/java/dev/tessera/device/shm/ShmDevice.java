@@ -1101,7 +1101,7 @@ public final class ShmDevice extends MatchingDevice {
 
     /**
      * After a small message, the run of small lane messages that follows it, if any: the run
-     * takes the engine's lock once (each arrival re-enters it) instead of once per message. The
+     * takes the engine's lock once (each arrival matches under it) instead of once per message. The
      * run ends at the first entry that is not such a message (or is not there yet); the caller's
      * loop takes that one, so the peer's messages are matched in the lane's order.
      */
@@ -1113,7 +1113,7 @@ public final class ShmDevice extends MatchingDevice {
         engine.lock();
         try {
             do {
-                laneMessage(peer, lane, entries, at, entries.get(ValueLayout.JAVA_INT, at + L_LENGTH));
+                laneMessageHeld(peer, lane, entries, at, entries.get(ValueLayout.JAVA_INT, at + L_LENGTH));
                 at = lane.peekAt();
             } while (at >= 0 && smallLaneMessage(entries, at));
         } finally {
@@ -1131,6 +1131,20 @@ public final class ShmDevice extends MatchingDevice {
         int type = entries.get(ValueLayout.JAVA_INT, at + L_TYPE);
         ReceiveRequest r = engine.arrive(world[peer], tag, entries.get(ValueLayout.JAVA_INT, at + L_CONTEXT), n, type,
                 entries, at + L_PAYLOAD);
+        laneAccepted(r, peer, lane, entries, at, n, tag, type);
+    }
+
+    /** {@link #laneMessage} in a run, under the engine's lock that {@link #laneMessages} holds. */
+    private void laneMessageHeld(int peer, ShmLane lane, MemorySegment entries, long at, int n) {
+        int tag = entries.get(ValueLayout.JAVA_INT, at + L_TAG);
+        int type = entries.get(ValueLayout.JAVA_INT, at + L_TYPE);
+        ReceiveRequest r = engine.arriveHeld(world[peer], tag, entries.get(ValueLayout.JAVA_INT, at + L_CONTEXT), n, type,
+                entries, at + L_PAYLOAD);
+        laneAccepted(r, peer, lane, entries, at, n, tag, type);
+    }
+
+    /** The lane message's copy into {@code r} (its match, if any), then the entry's release. */
+    private void laneAccepted(ReceiveRequest r, int peer, ShmLane lane, MemorySegment entries, long at, int n, int tag, int type) {
         if (r != null) {
             r.accept(world[peer], tag, n, type, entries, at + L_PAYLOAD);
         }

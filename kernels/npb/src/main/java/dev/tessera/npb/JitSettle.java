@@ -17,7 +17,8 @@ import java.time.Duration;
  * iteration, the wait for the compilers to be idle, the CPU time again. A round in which the
  * compilers worked more than {@link #BUSY} on any rank asks for another; the ranks agree by an
  * allreduce, so every rank runs the same number of rounds (an iteration communicates). At most
- * {@code maxRounds}; where the compiler threads cannot be read (not Linux) one round runs.
+ * {@code maxRounds}; where the compiler threads cannot be read (not Linux) one round runs. After
+ * the last agreement, one more wait for idle compilers.
  */
 public final class JitSettle {
 
@@ -64,6 +65,10 @@ public final class JitSettle {
                 break;
             }
         }
+        // The rank whose wait ended first polled in that allreduce until the other's ended, and a
+        // long poll is where the JIT compiles the poll loop itself (on shm, an OSR compilation of
+        // the device's wait of 20-45 ms that ran into CG's timed part at 2 x 1): let it finish.
+        compilers.await(quiet, limit);
         return run;
     }
 }

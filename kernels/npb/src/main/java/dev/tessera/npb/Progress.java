@@ -12,8 +12,11 @@ import java.util.Locale;
  *
  * <p>A run shorter than {@link #QUIET_SECONDS} prints nothing; after that, one line at most
  * every {@link #EVERY_SECONDS}. The estimate assumes the remaining iterations cost what the
- * finished ones did. The per-iteration cost when no reporter is installed is one
- * ThreadLocal read.
+ * finished ones did. The per-iteration cost on a thread without the reporter is one volatile
+ * read and a comparison of threads. (Not a ThreadLocal: the JDK's ThreadLocal.get sees several
+ * map kinds in its type profile, and its compiled code was deoptimised at every other timed
+ * iteration of CG at 2 x 1, docs/npb.md, stop 58.) One reporter per JVM: a second install
+ * replaces the first.
  */
 public final class Progress {
 
@@ -22,16 +25,24 @@ public final class Progress {
     /** At most one line per this many seconds. */
     static final double EVERY_SECONDS = 2.0;
 
-    private static final ThreadLocal<Progress> CURRENT = new ThreadLocal<>();
+    private static volatile Progress current;
 
     private final PrintStream out;
     private final String label;
+    private final Thread owner;
     private long start;
     private long lastPrint;
 
-    private Progress(PrintStream out, String label) {
+    private Progress(PrintStream out, String label, Thread owner) {
         this.out = out;
         this.label = label;
+        this.owner = owner;
+    }
+
+    /** The reporter if the calling thread installed it, else null. */
+    private static Progress mine() {
+        Progress p = current;
+        return p != null && p.owner == Thread.currentThread() ? p : null;
     }
 
     /**
@@ -39,17 +50,19 @@ public final class Progress {
      * {@link #start()} or, failing that, at the first iteration. {@link #uninstall} removes it.
      */
     public static void install(PrintStream out, String label) {
-        CURRENT.set(new Progress(out, label));
+        current = new Progress(out, label, Thread.currentThread());
     }
 
     /** Removes the calling thread's reporter, if any. */
     public static void uninstall() {
-        CURRENT.remove();
+        if (mine() != null) {
+            current = null;
+        }
     }
 
     /** Marks the start of the timed part (kernels call it where their timer starts). */
     public static void start() {
-        Progress p = CURRENT.get();
+        Progress p = mine();
         if (p != null) {
             p.start = System.nanoTime();
             p.lastPrint = p.start;
@@ -58,7 +71,7 @@ public final class Progress {
 
     /** Reports that {@code done} of {@code total} iterations have finished. */
     public static void iteration(int done, int total) {
-        Progress p = CURRENT.get();
+        Progress p = mine();
         if (p != null) {
             p.report(done, total, System.nanoTime());
         }

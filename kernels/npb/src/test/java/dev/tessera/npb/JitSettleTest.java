@@ -106,6 +106,43 @@ class JitSettleTest {
     }
 
     @Test
+    void aCompilationStartedDuringTheLastAgreementEndsBeforeTheRoundsReturn() throws Exception {
+        // rank 0's round compiles nothing and its wait ends at once; rank 1's round ends later, so
+        // rank 0 polls in the allreduce meanwhile, and a compilation starts there (the poll loop's
+        // own, on shm): when the rounds return on rank 0, that compilation has ended
+        Compilers jit0 = new Compilers(dir.resolve("jit-0"));
+        java.util.concurrent.CountDownLatch roundDone = new java.util.concurrent.CountDownLatch(1);
+        int[] rounds = new int[2];
+        boolean[] idleAtReturn = new boolean[1];
+        SmpJob.run(2, new String[] {"--threads", "1"}, Duration.ofSeconds(30), session -> {
+            int me = session.world().rank();
+            Compilers jit = me == 0 ? jit0 : new Compilers(dir.resolve("jit-1"));
+            try {
+                rounds[me] = JitSettle.rounds(session.world(), 6, QUIET, LIMIT, () -> {
+                    if (me == 0) {
+                        roundDone.countDown();
+                        return;
+                    }
+                    try {
+                        roundDone.await();
+                        Thread.sleep(100);   // rank 0 is in the allreduce by now (else its round counts it: still idle at the end)
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    jit0.busyFor(ms(80));
+                }, jit.quiet());
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            if (me == 0) {
+                idleAtReturn[0] = jit0.idle();
+            }
+        });
+        assertTrue(idleAtReturn[0], "rank 0's compilation still running when the rounds returned");
+        assertEquals(rounds[0], rounds[1], "rounds per rank");
+    }
+
+    @Test
     void withoutTheCompilerThreadsOneRoundRuns() throws Exception {
         CompilerQuiet unreadable = new CompilerQuiet(dir.resolve("absent"), CompilerQuiet.SYSTEM);
         int[] calls = {0};
@@ -146,9 +183,9 @@ class JitSettleTest {
      */
     private static final class Compilers implements CompilerQuiet.Clock {
         private final Path tasks;
-        private long now = ms(5_000);
-        private long cpu = 1_000;
-        private long busyUntil = -1;
+        private volatile long now = ms(5_000);
+        private volatile long cpu = 1_000;
+        private volatile long busyUntil = -1;
 
         Compilers(Path tasks) {
             this.tasks = tasks;
@@ -172,6 +209,11 @@ class JitSettleTest {
 
         void busyFor(long nanos) {
             busyUntil = now + nanos;
+        }
+
+        /** Whether no compilation runs at the clock's time. */
+        boolean idle() {
+            return busyUntil <= now;
         }
 
         @Override

@@ -66,10 +66,17 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
      * processes with {@link CgRankPair}'s product ({@link CgSolver#warmUpMessages}): the
      * message path's methods are called a few times per CG iteration, and after the warm-up
      * iterations alone they reached C2's thresholds (thousands of calls) inside the timed
-     * part, where each compile took a core from a rank (class A at 2 x 1, stop 46). 3000
-     * rounds make 12,000 sends and receives, each awaited; at class A they take about 0.1-0.3 s.
+     * part, where each compile took a core from a rank (class A at 2 x 1, stop 46). Every
+     * other round sends before it receives ({@code CgRankPair.sentBeforeReceived}), the order
+     * a process that falls behind sees. With 3000 rounds the second kind's methods (an smp
+     * receive copying from the sender's buffer, the shm device's queued sends) were called
+     * often enough to be near C2's thresholds but not past them, and crossed them in the timed
+     * part instead (class A at 2 x 1 on smp: 30-65 ms of compiler CPU per timed part against
+     * 5-40 without the second kind); 8000 rounds leave 0-35 (stop 58). At class A they take
+     * about 2 s; classes B and C, whose messages are 5 and 10 times longer and whose timed
+     * parts last tens of seconds, keep 3000.
      */
-    static final int MESSAGE_WARM_UP_ROUNDS = 3000;
+    static final int[] MESSAGE_WARM_UP_ROUNDS = {8000, 8000, 8000, 3000, 3000};
     /**
      * After the warm-up (and its message rounds): how long the JVM's compiler threads must have
      * been idle before the next step ({@link CompilerQuiet}), and the longest wait. The rounds
@@ -124,19 +131,19 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
 
     /**
      * Untimed iterations to bring in every page and compile the solver; at two processes with
-     * {@link CgRankPair}'s product then {@link #MESSAGE_WARM_UP_ROUNDS} rounds of an iteration's
+     * {@link CgRankPair}'s product then {@code messageRounds} rounds of an iteration's
      * messages ({@link CgSolver#warmUpMessages}); then up to {@code settleMax} more iterations,
      * one at a time, until the JIT compilers stay idle through one ({@link JitSettle}); then
      * x = (1, ..., 1) again, so that the timed iterations start where the reference's do.
      * Every rank of {@code world} must call it.
      */
-    static WarmUp warmUp(CgSolver solver, Comm world, double shift, int iterations, int settleMax) {
+    static WarmUp warmUp(CgSolver solver, Comm world, double shift, int iterations, int messageRounds, int settleMax) {
         solver.resetX();
         for (int i = 0; i < iterations; i++) {
             solver.iterate(shift);
         }
         // after the iterations, so that the solver's own methods reach C2 first, as without the rounds
-        int rounds = solver.warmUpMessages(MESSAGE_WARM_UP_ROUNDS);
+        int rounds = solver.warmUpMessages(messageRounds);
         int settle;
         try {
             settle = JitSettle.rounds(world, settleMax, Duration.ofMillis(COMPILER_QUIET_MILLIS),
@@ -201,7 +208,7 @@ public final class CgKernel implements NpbKernel, MemoryFootprint {
         CgMatrix matrix = CgMatrix.generate(na, nonzer, RCOND, shift, grid, tran);
         CgSolver solver = new CgSolver(world, team, grid, matrix, na / grid.nprows);
 
-        WarmUp warmUp = warmUp(solver, world, shift, WARM_UP_ITERATIONS[c], settleMax);
+        WarmUp warmUp = warmUp(solver, world, shift, WARM_UP_ITERATIONS[c], MESSAGE_WARM_UP_ROUNDS[c], settleMax);
 
         world.barrier();
         long start = NpbClock.nanos();

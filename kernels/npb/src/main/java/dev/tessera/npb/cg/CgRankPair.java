@@ -318,7 +318,8 @@ final class CgRankPair {
      * the JIT compiles the message path (requests, matching, the shm device's rings) to its
      * final tier before the timed part. Each round sends what an iteration sends, from the
      * same buffers: the fetch of v's elements (as the first product of a solve), the partial
-     * sums with p.q, r's elements and r.r. Only receive buffers change (the other process's
+     * sums with p.q, r's elements and r.r; every other round sends them before their receives
+     * are posted ({@link #sentBeforeReceived}). Only receive buffers change (the other process's
      * v elements, partial sums, r elements and r.r), and each is written by its receive
      * before it is next read; the next product must be a fresh one ({@link #multiplyDot}
      * with {@code fresh}, or {@link #multiply}), as at the start of every solve. {@code v} is
@@ -335,11 +336,42 @@ final class CgRankPair {
         finishResidualExchange();
         Buffer vOut = Buffer.of(v, 0, sendLength);
         for (int i = 0; i < rounds; i++) {
-            exchange(otherVIn, vOut, TAG_VECTOR);
-            exchange(receivedSumsIn, otherSumsOut, TAG_SUMS);
-            residualSum(0.0, v);
-            finishResidualExchange();
+            if ((i & 1) == 0) {
+                exchange(otherVIn, vOut, TAG_VECTOR);
+                exchange(receivedSumsIn, otherSumsOut, TAG_SUMS);
+                residualSum(0.0, v);
+                finishResidualExchange();
+            } else {
+                sentBeforeReceived(vOut, v);
+            }
         }
+    }
+
+    /**
+     * Untimed: an iteration's messages in the order a process that runs ahead makes the other
+     * see them. Both processes send the vector elements, the partial sums and the r elements
+     * first, then exchange r.r, whose wait takes the three in as unexpected messages (none of
+     * their receives is posted yet, and the pair's path holds one large message at a time, so
+     * the others queue behind it); then the three receives find them there. In the timed part
+     * this happens whenever one process falls behind, and without these rounds the paths it
+     * takes (unexpected messages, queued sends, the shm device's cells) were first compiled
+     * there: C2 compiles of 10-50 ms each inside class A's 0.28 s at 2 x 1 on shm
+     * (docs/npb.md, stop 58).
+     */
+    private void sentBeforeReceived(Buffer vOut, double[] v) {
+        Request vSent = world.isend(vOut, partner, TAG_VECTOR);
+        Request sumsSent = world.isend(otherSumsOut, partner, TAG_SUMS);
+        Request rSent = world.isend(Buffer.of(v, 0, sendLength), partner, TAG_RESIDUAL);
+        exchange(rhoInBuffer, rhoOutBuffer, TAG_RHO);
+        Request vIn = world.irecv(otherVIn, partner, TAG_VECTOR);
+        Request sumsIn = world.irecv(receivedSumsIn, partner, TAG_SUMS);
+        Request rIn = world.irecv(residualInBuffer, partner, TAG_RESIDUAL);
+        vIn.await();
+        sumsIn.await();
+        rIn.await();
+        vSent.await();
+        sumsSent.await();
+        rSent.await();
     }
 
     /** Waits for the r elements {@link #residualSum} sent and received, if any. */

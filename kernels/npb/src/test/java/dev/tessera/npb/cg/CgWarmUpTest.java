@@ -40,7 +40,7 @@ class CgWarmUpTest {
 
             CgSolver warm = new CgSolver(session.world(), session.team(), grid, matrix, na);
             CgKernel.WarmUp w = CgKernel.warmUp(warm, session.world(), shift, CgKernel.WARM_UP_ITERATIONS[0],
-                    CgKernel.SETTLE_ITERATIONS_MAX[0]);
+                    CgKernel.MESSAGE_WARM_UP_ROUNDS[0], CgKernel.SETTLE_ITERATIONS_MAX[0]);
             assertTrue(w.settleIterations() >= 1 && w.settleIterations() <= CgKernel.SETTLE_ITERATIONS_MAX[0],
                     "settling iterations " + w.settleIterations());
             assertEquals(first, warm.iterate(shift), 0.0, "zeta of the first iteration after the warm-up");
@@ -75,14 +75,14 @@ class CgWarmUpTest {
 
             CgSolver warm = new CgSolver(session.world(), session.team(), grid, matrix, na / grid.nprows);
             CgKernel.WarmUp w = CgKernel.warmUp(warm, session.world(), shift, CgKernel.WARM_UP_ITERATIONS[0],
-                    CgKernel.SETTLE_ITERATIONS_MAX[0]);
+                    CgKernel.MESSAGE_WARM_UP_ROUNDS[0], CgKernel.SETTLE_ITERATIONS_MAX[0]);
             rounds[me] = w.messageRounds();
             settles[me] = w.settleIterations();
             zetas[me][2] = warm.iterate(shift);
             zetas[me][3] = warm.iterate(shift);
         });
         for (int me = 0; me < 2; me++) {
-            assertEquals(CgKernel.MESSAGE_WARM_UP_ROUNDS, rounds[me], "message rounds on process " + me);
+            assertEquals(CgKernel.MESSAGE_WARM_UP_ROUNDS[0], rounds[me], "message rounds on process " + me);
             assertEquals(zetas[me][0], zetas[me][2], 0.0, "process " + me + ": first iteration after the warm-up");
             assertEquals(zetas[me][1], zetas[me][3], 0.0, "process " + me + ": second iteration after the warm-up");
         }
