@@ -378,7 +378,7 @@ final class NodeCollectives {
         if (seen[j] < k && !reached(j, k, myIndex, mine)) {
             // while waiting, the pending comparisons with the right neighbour too: a mismatch there may be
             // what keeps j from coming (it made a nonblocking call where this rank made a blocking one)
-            region.awaitUntil(() -> compareArrivedWhileWaiting() && reached(j, k, myIndex, mine), worldOf[j]);
+            region.awaitUntil(() -> compareArrivedWhileWaiting() && reachedWhileWaiting(j, k, myIndex, mine), worldOf[j]);
         }
         if (compare && checking) {
             compare(j, k, myIndex, mine);
@@ -399,9 +399,35 @@ final class NodeCollectives {
             seen[j] = s;
             return true;
         }
-        // not there: the live word, then the sequence again (a live word written after the slot implies the slot)
+        return arrivedAfterAll(j, k, myIndex, mine);
+    }
+
+    /**
+     * {@link #reached} for a wait's poll loop, with branches of its own. The JIT keeps one branch
+     * profile per method: through {@link #reached}, called first on every call, a member is
+     * nearly always there already, and compiled code without the "not there" path then trapped
+     * (and was thrown away) when a poll loop that had inlined it met the case it polls for, at
+     * the start of a timed part as often as not (docs/npb.md, stop 58). Here "not there" is the
+     * common case and "there" ends every wait, so both are in the profile.
+     */
+    private boolean reachedWhileWaiting(int j, long k, long myIndex, CollectiveCheck.Signature mine) {
+        long s = Math.max(seen[j], (long) LONG.getAcquire(mem, lineAt(j, k) + SEQ));
+        if (s < k) {
+            return arrivedAfterAll(j, k, myIndex, mine);
+        }
+        seen[j] = s;
+        return true;
+    }
+
+    /**
+     * Member {@code j} had not started its flagged call {@code k} at the last read of its slot:
+     * reads its live word, then the sequence again (a live word written after the slot implies
+     * the slot); true if the call has started meanwhile, false if not yet, and the mismatch
+     * error if the live word shows another kind of call at this rank's index or one past it.
+     */
+    private boolean arrivedAfterAll(int j, long k, long myIndex, CollectiveCheck.Signature mine) {
         long live = (long) LONG.getAcquire(mem, live(j));
-        s = (long) LONG.getAcquire(mem, lineAt(j, k) + SEQ);
+        long s = (long) LONG.getAcquire(mem, lineAt(j, k) + SEQ);
         if (s >= k) {
             seen[j] = s;
             return true;

@@ -1777,7 +1777,9 @@ public final class ShmDevice extends MatchingDevice {
 
     private void spinThenSleep(java.util.function.BooleanSupplier ready, int worldPeer) {
         int idle = 0;
-        while (!ready.getAsBoolean()) {
+        // no test of the condition at the loop's head: the caller has just found it false, and a test whose
+        // "true" is seen only when a wait ends there is one the JIT leaves out and traps on (docs/npb.md, stop 58)
+        for (;;) {
             // the condition is a read of a cache line: poll it a few times between progress calls (spinning
             // ranks only: a rank that may sleep spins as long as a request wait does, SPIN_POLLS progress calls)
             for (int i = blocking ? CONDITION_POLLS - 1 : 0; i < CONDITION_POLLS; i++) {
