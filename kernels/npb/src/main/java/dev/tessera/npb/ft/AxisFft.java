@@ -111,6 +111,16 @@ final class AxisFft {
      */
     void transformColumnsFrom(StockhamFft fft, int direction, double[] src, int rowsPerBlock, double[] re,
             double[] im, int d1, int d2, int d3) {
+        transformColumnsFrom(fft, direction, src, null, -1, rowsPerBlock, re, im, d1, d2, d3);
+    }
+
+    /**
+     * As {@link #transformColumnsFrom(StockhamFft, int, double[], int, double[], double[], int, int, int)},
+     * with block {@code ownBlock} read from {@code own} (at the same offset) instead of {@code src}:
+     * the rank's own block, which the exchange leaves in the send buffer ({@link SlabTranspose#ownBlock}).
+     */
+    void transformColumnsFrom(StockhamFft fft, int direction, double[] src, double[] own, int ownBlock,
+            int rowsPerBlock, double[] re, double[] im, int d1, int d2, int d3) {
         int n = fft.length();
         if (n != d2 || d2 % rowsPerBlock != 0) {
             throw new IllegalArgumentException("AxisFft: FFT length " + n + " for an axis of " + d2 + " in blocks of "
@@ -122,7 +132,8 @@ final class AxisFft {
         team.region(ctx -> {
             double[][][] s = scratch[ctx.id()];
             ctx.parallelForRange(0, batches, Schedule.STATIC, (from, to) ->
-                    columnBatchesFrom(fft, direction, src, rowsPerBlock, re, im, s, n, lanes, blocks, d1, d3, from, to));
+                    columnBatchesFrom(fft, direction, src, own, ownBlock, rowsPerBlock, re, im, s, n, lanes, blocks, d1, d3,
+                            from, to));
         });
     }
 
@@ -146,16 +157,19 @@ final class AxisFft {
         }
     }
 
-    private static void columnBatchesFrom(StockhamFft fft, int direction, double[] src, int rowsPerBlock,
-            double[] re, double[] im, double[][][] s, int n, int lanes, int blocks, int d1, int d3, int from, int to) {
+    private static void columnBatchesFrom(StockhamFft fft, int direction, double[] src, double[] own, int ownBlock,
+            int rowsPerBlock, double[] re, double[] im, double[][][] s, int n, int lanes, int blocks, int d1, int d3,
+            int from, int to) {
         int blockDoubles = 2 * d1 * rowsPerBlock * d3;
         for (int b = from; b < to; b++) {
             int k = b / blocks;
             int i0 = (b % blocks) * lanes;
             for (int t = 0; t < n; t++) {
-                int at = (t / rowsPerBlock) * blockDoubles + 2 * d1 * ((t % rowsPerBlock) + rowsPerBlock * k) + i0;
-                System.arraycopy(src, at, s[0][t], 0, lanes);
-                System.arraycopy(src, at + d1, s[1][t], 0, lanes);
+                int p = t / rowsPerBlock;
+                double[] in = p == ownBlock ? own : src;
+                int at = p * blockDoubles + 2 * d1 * ((t % rowsPerBlock) + rowsPerBlock * k) + i0;
+                System.arraycopy(in, at, s[0][t], 0, lanes);
+                System.arraycopy(in, at + d1, s[1][t], 0, lanes);
             }
             fft.transform(direction, lanes, s[0], s[1], s[2], s[3]);
             int base = k * d1 * n + i0;

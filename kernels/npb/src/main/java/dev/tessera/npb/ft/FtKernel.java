@@ -20,7 +20,7 @@ import java.util.Locale;
  * <p>Distribution (the reference's layouts, FT/ft.f {@code setup}): on one rank the "0D"
  * layout, the whole grid x-fastest, FFTs along x, y and z in place. On 1 < np <= nz ranks
  * the "1D" layout: rank r owns z-slab r of the xyz grid; x and y FFTs run locally, one
- * alltoall ({@link SlabTranspose}) turns the slabs into y-slabs of an xzy grid (the
+ * all-to-all exchange ({@link SlabTranspose}) turns the slabs into y-slabs of an xzy grid (the
  * reference's is z-fastest; x stays fastest here, so the transposes move whole x-lines and
  * the z FFT is a strided one) for the z FFT, the evolution and the twiddle factors live
  * there, and the inverse runs the mirror path. On np > nz ranks the "2D" layout: an
@@ -275,7 +275,7 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
             this.fftY = new StockhamFft(ny);
             this.fftZ = new StockhamFft(nz);
             this.axes = new AxisFft(team, Math.max(nx, Math.max(ny, nz)));
-            this.slab = layout == 1 ? new SlabTranspose(comm, team, nx, ny, nz) : null;
+            this.slab = layout == 1 ? new SlabTranspose(comm, nx, ny, nz) : null;
             if (layout == 2) {
                 Comm xzComm = comm.split(me1, me2);
                 Comm xyComm = comm.split(me2, me1);
@@ -373,10 +373,11 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
                     axes.transform(fftZ, 1, wr, wi, nx, ny, nz, 2);
                 }
                 case 1 -> {
+                    // The transpose's local passes are the y FFT's scatter and the z FFT's gather (SlabTranspose).
                     axes.transform(fftX, 1, wr, wi, nx, ny, nzl, 0);
-                    axes.transform(fftY, 1, wr, wi, nx, ny, nzl, 1);
-                    slab.xyzToXzy(wr, wi);
-                    axes.transform(fftZ, 1, wr, wi, nx, nz, nyl3, 1);
+                    axes.transformStridedInto(fftY, 1, wr, wi, nx, ny, nzl, slab.sendBuffer(), nyl3);
+                    double[] recv = slab.exchange();
+                    axes.transformColumnsFrom(fftZ, 1, recv, slab.sendBuffer(), slab.ownBlock(), nzl, wr, wi, nx, nz, nyl3);
                 }
                 default -> {
                     axes.transform(fftX, 1, wr, wi, nx, nyl1, nzl, 0);
@@ -428,8 +429,8 @@ public final class FtKernel implements NpbKernel, MemoryFootprint {
                 case 1 -> {
                     // The transpose's local passes are the FFTs' own gather and scatter (SlabTranspose).
                     axes.transformStridedInto(fftZ, -1, wr, wi, nx, nz, nyl3, slab.sendBuffer(), nzl);
-                    double[] recv = slab.exchangeToXyz();
-                    axes.transformColumnsFrom(fftY, -1, recv, nyl3, wr, wi, nx, ny, nzl);
+                    double[] recv = slab.exchange();
+                    axes.transformColumnsFrom(fftY, -1, recv, slab.sendBuffer(), slab.ownBlock(), nyl3, wr, wi, nx, ny, nzl);
                     axes.transform(fftX, -1, wr, wi, nx, ny, nzl, 0);
                 }
                 default -> {

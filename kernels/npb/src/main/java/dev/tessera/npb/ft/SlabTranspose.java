@@ -2,13 +2,11 @@ package dev.tessera.npb.ft;
 
 import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
-import dev.tessera.task.Schedule;
-import dev.tessera.task.Team;
 
 /**
  * The global transposes of FT's 1D (slab) layout (NPB3.4-MPI/FT/ft.f {@code transpose_xy_z}
- * and {@code transpose_x_yz}: one alltoall between local passes), over np ranks with np
- * dividing ny and nz.
+ * and {@code transpose_x_yz}: one all-to-all exchange between local passes), over np ranks with
+ * np dividing ny and nz.
  *
  * <p>Layouts (flat, first index fastest):
  * <ul>
@@ -18,84 +16,68 @@ import dev.tessera.task.Team;
  * The reference's second layout is zxy (z fastest), which makes its transposes turn every
  * point around; here x stays fastest in both, so the transposes move whole x-lines (nx
  * contiguous doubles) and the z FFT on the xzy grid is a strided one, whose gathers and
- * scatters copy runs of points as the x and y FFTs' do. A block of the alltoall (to or from
- * rank p) holds, for each local z of the z owner and each local y of the y owner, one x-line:
- * the nx real parts, then the nx imaginary parts, at {@code 2 * nx * (yl + nyl * zl)} in the
- * block. xyz to xzy (once per run) packs and unpacks lines here; xzy to xyz (once per time step)
- * has no local passes of its own: the z FFT writes its results into the send buffer in block
- * order ({@link AxisFft#transformStridedInto}), and the y FFT that follows reads the receive
- * buffer directly ({@link AxisFft#transformColumnsFrom}).
+ * scatters copy runs of points as the x and y FFTs' do. A block of the exchange (between the
+ * z owner and the y owner) holds one x-line per local z of the z owner and local y of the y
+ * owner, the nx real parts then the nx imaginary parts, in the order the FFT before the exchange
+ * makes them: at {@code 2 * nx * (zl + nzl * yl)} going to xzy, {@code 2 * nx * (yl + nyl * zl)}
+ * coming back.
  *
- * <p>The local steps run over the team's members (static schedule over lines); the alltoall
- * runs on the calling thread between them.
+ * <p>Neither transpose has local passes of its own: the FFT before the exchange writes its
+ * results into the send buffer in block order ({@link AxisFft#transformStridedInto}: the y FFT
+ * going from xyz to xzy, the z FFT coming back), and the FFT after it reads the blocks where they
+ * are ({@link AxisFft#transformColumnsFrom}: the z FFT, then the y FFT).
+ *
+ * <p>The exchange is an alltoallv whose own block is empty: a rank's own block stays in the
+ * send buffer, where the FFT after the exchange reads it, so it is never copied (an alltoall
+ * copies it from the send to the receive buffer: at 2 ranks, class A, 32 MiB per transpose,
+ * half of what a rank copies in it). It runs on the calling thread between the team's passes.
  */
 final class SlabTranspose {
 
     private final Comm comm;
-    private final Team team;
-    private final int np;
-    private final int nx;
-    private final int ny;
-    private final int nz;
+    private final int me;
     private final double[] send;
     private final double[] recv;
+    /** alltoallv counts and displacements (doubles), the same on both sides: every block but the own one. */
+    private final int[] counts;
+    private final int[] displs;
 
-    SlabTranspose(Comm comm, Team team, int nx, int ny, int nz) {
+    SlabTranspose(Comm comm, int nx, int ny, int nz) {
         this.comm = comm;
-        this.team = team;
-        this.np = comm.size();
-        this.nx = nx;
-        this.ny = ny;
-        this.nz = nz;
+        this.me = comm.rank();
+        int np = comm.size();
         int local = nx * ny * (nz / np);
         this.send = new double[2 * local];
         this.recv = new double[2 * local];
-    }
-
-    /** xyz (re, im) to xzy, written back into (re, im). */
-    void xyzToXzy(double[] re, double[] im) {
-        int nzl = nz / np;
-        int nyl = ny / np;
-        int block = 2 * nx * nyl * nzl;
-        // Pack: x-line (y, zl) of block p = y / nyl at 2 nx (yl + nyl zl).
-        team.parallelForRange(0, nzl * ny, Schedule.STATIC, (from, to) -> {
-            for (int line = from; line < to; line++) {
-                int zl = line / ny;
-                int y = line % ny;
-                int at = (y / nyl) * block + 2 * nx * (y % nyl + nyl * zl);
-                System.arraycopy(re, nx * line, send, at, nx);
-                System.arraycopy(im, nx * line, send, at + nx, nx);
-            }
-        });
-        comm.alltoall(Buffer.of(send), Buffer.of(recv));
-        // Unpack: block q holds z range q; x-line (yl, zl) of it goes to z = q nzl + zl of local y yl.
-        team.parallelForRange(0, nyl * nz, Schedule.STATIC, (from, to) -> {
-            for (int line = from; line < to; line++) {
-                int yl = line / nz;
-                int z = line % nz;
-                int at = (z / nzl) * block + 2 * nx * (yl + nyl * (z % nzl));
-                System.arraycopy(recv, at, re, nx * line, nx);
-                System.arraycopy(recv, at + nx, im, nx * line, nx);
-            }
-        });
+        int block = 2 * local / np;
+        this.counts = new int[np];
+        this.displs = new int[np];
+        for (int p = 0; p < np; p++) {
+            counts[p] = p == me ? 0 : block;
+            displs[p] = p * block;
+        }
     }
 
     /**
-     * The xzy-to-xyz transpose's send buffer: the z FFT writes into it directly
-     * ({@link AxisFft#transformStridedInto} with blocks of nz/np rows), the x-line of (z, yl)
-     * in block p = z / (nz/np) at {@code 2 * nx * (yl + ny/np * (z % (nz/np)))}.
+     * The send buffer, in np blocks of {@code 2 * local / np} doubles, block p for rank p: the
+     * FFT before the exchange writes into it ({@link AxisFft#transformStridedInto} with blocks of
+     * ny/np rows going to xzy, nz/np rows coming back). Block {@link #ownBlock} stays here.
      */
     double[] sendBuffer() {
         return send;
     }
 
+    /** This rank's block index: its block is read from the send buffer, not the receive buffer. */
+    int ownBlock() {
+        return me;
+    }
+
     /**
-     * The xzy-to-xyz exchange: one alltoall of the send buffer; returns the receive buffer, whose
-     * block p holds y range p of this rank's z planes, the x-line of (yl, zl) at
-     * {@code 2 * nx * (yl + ny/np * zl)} in the block ({@link AxisFft#transformColumnsFrom} reads it).
+     * Sends every block of the send buffer but the own one to its rank and receives theirs;
+     * returns the receive buffer, block p from rank p (its own block is left as it was).
      */
-    double[] exchangeToXyz() {
-        comm.alltoall(Buffer.of(send), Buffer.of(recv));
+    double[] exchange() {
+        comm.alltoallv(Buffer.of(send), counts, displs, Buffer.of(recv), counts, displs);
         return recv;
     }
 }

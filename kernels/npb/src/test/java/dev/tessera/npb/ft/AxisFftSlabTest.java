@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The FFTs that do the 1D layout's transpose passes themselves (FT's z-to-x way back): the
+ * The FFTs that do the 1D layout's transpose passes themselves (FT's way to xzy and back): the
  * same numbers as an in-place FFT followed, or preceded, by the copy of x-lines into or out
  * of the alltoall's blocks (real parts of a line, then its imaginary parts).
  */
@@ -78,6 +78,37 @@ class AxisFftSlabTest {
             StockhamFft fft = new StockhamFft(d2);
             axes.transform(fft, -1, expRe, expIm, d1, d2, d3, 1);
             axes.transformColumnsFrom(fft, -1, src, rowsPerSlab, re, im, d1, d2, d3);
+        }
+        assertArrayEquals(expRe, re, 0.0);
+        assertArrayEquals(expIm, im, 0.0);
+    }
+
+    /**
+     * The rank's own block read from the send buffer, the others from the receive buffer (the
+     * exchange leaves the own block where it was): the same numbers as every block from one
+     * array. Whatever is at the own block's place in the receive buffer, or at the other
+     * blocks' places in the send buffer, must not be read (NaN there).
+     */
+    @ParameterizedTest(name = "{0} x {1} x {2} in slabs of {3} rows, own block {5}, {4} threads")
+    @CsvSource({"32, 64, 4, 32, 1, 0", "32, 64, 4, 32, 2, 1", "128, 32, 8, 8, 2, 2", "16, 64, 4, 16, 1, 3"})
+    void ownBlockReadFromTheSendBuffer(int d1, int d2, int d3, int rowsPerSlab, int threads, int ownBlock) {
+        int points = d1 * d2 * d3;
+        double[] whole = random(2 * points, 4);
+        int blockDoubles = 2 * d1 * rowsPerSlab * d3;
+        double[] recv = whole.clone();
+        double[] send = new double[2 * points];
+        java.util.Arrays.fill(send, Double.NaN);
+        System.arraycopy(whole, ownBlock * blockDoubles, send, ownBlock * blockDoubles, blockDoubles);
+        java.util.Arrays.fill(recv, ownBlock * blockDoubles, (ownBlock + 1) * blockDoubles, Double.NaN);
+        double[] expRe = new double[points];
+        double[] expIm = new double[points];
+        double[] re = new double[points];
+        double[] im = new double[points];
+        try (Team team = Team.create(threads)) {
+            AxisFft axes = new AxisFft(team, Math.max(d1, Math.max(d2, d3)));
+            StockhamFft fft = new StockhamFft(d2);
+            axes.transformColumnsFrom(fft, 1, whole, rowsPerSlab, expRe, expIm, d1, d2, d3);
+            axes.transformColumnsFrom(fft, 1, recv, send, ownBlock, rowsPerSlab, re, im, d1, d2, d3);
         }
         assertArrayEquals(expRe, re, 0.0);
         assertArrayEquals(expIm, im, 0.0);
