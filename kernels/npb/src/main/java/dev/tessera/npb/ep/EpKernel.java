@@ -4,6 +4,8 @@ import dev.tessera.comm.Buffer;
 import dev.tessera.comm.Comm;
 import dev.tessera.comm.Op;
 import dev.tessera.npb.ClassLetter;
+import dev.tessera.npb.CompilerQuiet;
+import dev.tessera.npb.JitSettle;
 import dev.tessera.npb.KernelResult;
 import dev.tessera.npb.MemoryFootprint;
 import dev.tessera.npb.NpbClock;
@@ -70,7 +72,16 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
     /** The two sums (sx, sy) of the last run on this kernel object, bit for bit; for tests. */
     private volatile double[] lastSums;
 
+    /** Warm-up batches per thread; -1: {@link #warmUpBatchesPerThread()}. */
+    private final int warmUpPerThread;
+
     public EpKernel() {
+        this(-1);
+    }
+
+    /** A kernel with {@code warmUpPerThread} warm-up batches per thread (-1: the property's or the default); for tests. */
+    EpKernel(int warmUpPerThread) {
+        this.warmUpPerThread = warmUpPerThread;
     }
 
     /** The sums sx and sy of the last run (every rank has the same), or null before the first. */
@@ -127,6 +138,8 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
         AtomicInteger nextBatch = new AtomicInteger();
         // Touch the batch buffers before timing, as the reference does (x = -1.d99).
         team.region(ctx -> java.util.Arrays.fill(x[ctx.id()], -1.0e99));
+        int warmUpBatches = Math.min(np, members * (warmUpPerThread >= 0 ? warmUpPerThread : warmUpBatchesPerThread()));
+        int settleRounds = warmUp(world, team, warmUpBatches, kOffset, x);
 
         world.barrier();
         long start = NpbClock.nanos();
@@ -185,7 +198,67 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
                 + "sy %.15e (reference %.15e, error %.3e), tolerance %.1e%n",
                 sx, SX_REFERENCE[c], sxErr, sy, SY_REFERENCE[c], syErr, EPSILON));
         return new KernelResult("EP", problemClass, Long.toString(1L << (m + 1)), 0, tm, mops,
-                "Random numbers generated", verified, detail.toString(), "none, batch buffers touched (as the reference)");
+                "Random numbers generated", verified, detail.toString(), warmUpText(warmUpBatches, settleRounds));
+    }
+
+    /**
+     * Batches per thread generated untimed before the timed part, in each round of {@link #warmUp}
+     * ({@code -Dtessera.npb.ep.warmUpBatches=N}, default {@value #WARM_UP_BATCHES}; 0: none, as the reference).
+     * The reference times its first batches too, which run interpreted and in C1 code while C2
+     * compiles the batch loop; at 1 x 1 that compilation runs on the other core, at 2 x 1 and
+     * 1 x 2 it takes a core from the work (class A at 2 x 1 on shm, Intel Xeon: 40-92 ms of compiler
+     * CPU per rank in a 6.2 s timed part, docs/npb.md stop 58). With 8 per thread (class A at 2 x 1
+     * on shm, 5 alternating rounds with and without): 2 x 1 74.2 against 73.2 Mop/s (medians), speed-up
+     * over 1 x 1 per round 1.93 against 1.91; 1 x 1 unchanged (stop 59).
+     */
+    static final int WARM_UP_BATCHES = 8;
+    /** Most warm-up rounds ({@link JitSettle}): a round is repeated while the JIT compiled during the last one. */
+    static final int WARM_UP_ROUNDS_MAX = 4;
+
+    static int warmUpBatchesPerThread() {
+        int n = Integer.getInteger("tessera.npb.ep.warmUpBatches", WARM_UP_BATCHES);
+        if (n < 0) {
+            throw new IllegalArgumentException("EP: tessera.npb.ep.warmUpBatches must be >= 0, got " + n);
+        }
+        return n;
+    }
+
+    /**
+     * Untimed rounds of {@code batches} of this rank's first batches (their sums and counts
+     * thrown away) over the team, until one round leaves the JIT compilers idle on every rank
+     * ({@link JitSettle}); returns the rounds run (0 with no batches). Every rank must call it.
+     */
+    static int warmUp(Comm world, Team team, int batches, int kOffset, double[][] x) {
+        if (batches == 0) {
+            return 0;
+        }
+        double an = A;
+        for (int i = 0; i < MK + 1; i++) {
+            an = Randlc.multiply(an, an);
+        }
+        double jump = an;
+        double[] sums = new double[2 * batches];
+        double[] acc = new double[team.size() * ACC_STRIDE];
+        AtomicInteger next = new AtomicInteger();
+        try {
+            return JitSettle.rounds(world, WARM_UP_ROUNDS_MAX, CompilerQuiet.QUIET, CompilerQuiet.LIMIT, () -> {
+                next.set(0);
+                team.region(ctx -> gaussianPairs(next, batches, kOffset, jump, x[ctx.id()], sums, acc,
+                        ctx.id() * ACC_STRIDE, false));
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("EP: interrupted in the warm-up", e);
+        }
+    }
+
+    /** The report's WARM-UP line. */
+    static String warmUpText(int batches, int rounds) {
+        if (batches == 0) {
+            return "none, batch buffers touched (as the reference)";
+        }
+        return batches + (batches == 1 ? " batch" : " batches") + " of 2^" + (MK + 1) + " numbers untimed, "
+                + rounds + (rounds == 1 ? " round" : " rounds") + " until the JIT was idle (reference: none)";
     }
 
     /**
