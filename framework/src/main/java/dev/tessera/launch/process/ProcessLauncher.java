@@ -386,10 +386,20 @@ public final class ProcessLauncher {
         return cmd;
     }
 
+    /**
+     * Longest sleep of the launcher between two looks at its ranks while none exits: it wakes at
+     * once when one does ({@link Process#onExit}), and at the job's timeout or the end of a
+     * failure's grace period. It used to look every 20 ms, which cost about 1 % of a core
+     * (Intel Xeon VM: 54 ms of CPU and 246 context switches in 5 s of a class B CG run) taken from
+     * the ranks, whose cores it shared.
+     */
+    static final long IDLE_WAKE_MILLIS = 1000;
+
     private int await(List<Process> ranks) throws InterruptedException {
         boolean goOn = rankFailureMode() == dev.tessera.device.JobFailure.RankFailureMode.CONTINUE;
         int deadStatus = 0;
         long started = System.nanoTime();
+        ExitSignal exited = new ExitSignal(ranks);
         boolean[] reported = new boolean[ranks.size()];
         int firstFailed = -1;
         int status = 0;
@@ -478,7 +488,49 @@ public final class ProcessLauncher {
                 }
                 return status;
             }
-            Thread.sleep(20);
+            exited.await(wakeNanos(System.nanoTime(), started, jobTimeoutNanos, firstFailed >= 0 ? failedAt : -1));
+        }
+    }
+
+    /**
+     * How long the launcher may sleep before its next look at the ranks, if none exits: until the
+     * job's timeout ({@code jobTimeoutNanos} after {@code started}; 0: none), the end of the grace
+     * period of a failure seen at {@code failedAt} (-1: none), at most {@link #IDLE_WAKE_MILLIS};
+     * never negative.
+     */
+    static long wakeNanos(long now, long started, long jobTimeoutNanos, long failedAt) {
+        long wake = TimeUnit.MILLISECONDS.toNanos(IDLE_WAKE_MILLIS);
+        if (jobTimeoutNanos > 0) {
+            wake = Math.min(wake, started + jobTimeoutNanos - now + 1);
+        }
+        if (failedAt >= 0) {
+            wake = Math.min(wake, failedAt + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS) - now + 1);
+        }
+        return Math.max(wake, 0);
+    }
+
+    /** Wakes the launcher's wait as soon as one of its ranks exits ({@link Process#onExit}). */
+    static final class ExitSignal {
+
+        private final java.util.concurrent.Semaphore exited = new java.util.concurrent.Semaphore(0);
+
+        ExitSignal(List<Process> ranks) {
+            for (Process p : ranks) {
+                p.onExit().thenRun(exited::release);
+            }
+        }
+
+        /**
+         * Waits until a rank has exited since the last call that returned true, or {@code nanos}
+         * have passed; true if one has. Every exit before the call returns is then seen by a look
+         * at the ranks after it.
+         */
+        boolean await(long nanos) throws InterruptedException {
+            if (exited.tryAcquire(nanos, TimeUnit.NANOSECONDS)) {
+                exited.drainPermits();
+                return true;
+            }
+            return false;
         }
     }
 
