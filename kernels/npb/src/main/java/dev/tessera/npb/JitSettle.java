@@ -71,4 +71,24 @@ public final class JitSettle {
         compilers.await(quiet, limit);
         return run;
     }
+
+    /**
+     * The barrier before a timed part, after a warm-up: a barrier, a wait for idle compilers
+     * ({@link CompilerQuiet#QUIET}, at most {@link CompilerQuiet#LIMIT}), a barrier. A rank that
+     * reaches the first barrier long before another polls there, and a long poll is where the JIT
+     * compiles the device's wait loop (EP at 2 x 1 on shm after its warm-up, whose rounds end at
+     * different times on the two ranks: a C2 compilation of {@code ShmDevice.spinThenSleep}, 41-47
+     * ms, starting as the timer started); the wait lets it end before the timer, and the second
+     * barrier, whose waits are short, runs the compiled loop. Every rank of {@code world} must call it.
+     */
+    public static void quietBarrier(Comm world) throws InterruptedException {
+        quietBarrier(world, CompilerQuiet.QUIET, CompilerQuiet.LIMIT, new CompilerQuiet());
+    }
+
+    static void quietBarrier(Comm world, Duration quiet, Duration limit, CompilerQuiet compilers)
+            throws InterruptedException {
+        world.barrier();
+        compilers.await(quiet, limit);
+        world.barrier();
+    }
 }

@@ -143,6 +143,32 @@ class JitSettleTest {
     }
 
     @Test
+    void aCompilationStartedInTheQuietBarriersFirstWaitEndsBeforeItReturns() throws Exception {
+        // rank 1 reaches the barrier 100 ms after rank 0, which polls there meanwhile, and a
+        // compilation starts on rank 0 (its poll loop's own) just before rank 1 arrives: when the
+        // barrier returns on rank 0, that compilation has ended
+        Compilers jit0 = new Compilers(dir.resolve("jit-0"));
+        boolean[] idleAtReturn = new boolean[1];
+        SmpJob.run(2, new String[] {"--threads", "1"}, Duration.ofSeconds(30), session -> {
+            int me = session.world().rank();
+            Compilers jit = me == 0 ? jit0 : new Compilers(dir.resolve("jit-1"));
+            try {
+                if (me == 1) {
+                    Thread.sleep(100);
+                    jit0.busyFor(ms(80));
+                }
+                JitSettle.quietBarrier(session.world(), QUIET, LIMIT, jit.quiet());
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            if (me == 0) {
+                idleAtReturn[0] = jit0.idle();
+            }
+        });
+        assertTrue(idleAtReturn[0], "rank 0's compilation still running when the barrier returned");
+    }
+
+    @Test
     void withoutTheCompilerThreadsOneRoundRuns() throws Exception {
         CompilerQuiet unreadable = new CompilerQuiet(dir.resolve("absent"), CompilerQuiet.SYSTEM);
         int[] calls = {0};

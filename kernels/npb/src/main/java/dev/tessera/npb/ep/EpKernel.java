@@ -141,7 +141,11 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
         int warmUpBatches = Math.min(np, members * (warmUpPerThread >= 0 ? warmUpPerThread : warmUpBatchesPerThread()));
         int settleRounds = warmUp(world, team, warmUpBatches, kOffset, x);
 
-        world.barrier();
+        if (warmUpBatches > 0) {
+            quietBarrier(world);
+        } else {
+            world.barrier();
+        }
         long start = NpbClock.nanos();
         Progress.start();
 
@@ -243,8 +247,12 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
         try {
             return JitSettle.rounds(world, WARM_UP_ROUNDS_MAX, CompilerQuiet.QUIET, CompilerQuiet.LIMIT, () -> {
                 next.set(0);
+                // member 0 reports progress as in the timed part (before Progress.start nothing is
+                // printed): with false here, C2 compiled the batch loop without the report's branch,
+                // and the timed part's first report deoptimised it (a second OSR compilation in the
+                // timed part, 25 ms at 2 x 1)
                 team.region(ctx -> gaussianPairs(next, batches, kOffset, jump, x[ctx.id()], sums, acc,
-                        ctx.id() * ACC_STRIDE, false));
+                        ctx.id() * ACC_STRIDE, ctx.id() == 0));
             });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -314,5 +322,14 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
             }
         }
         System.arraycopy(q, 0, acc, o, NQ);
+    }
+
+    private static void quietBarrier(Comm world) {
+        try {
+            JitSettle.quietBarrier(world);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("EP: interrupted before the timed part", e);
+        }
     }
 }
