@@ -35,7 +35,7 @@ import java.lang.invoke.VarHandle;
  * it, which every reader knows (the root's count for a bcast, the vector for a reduction...).
  *
  * <p>Protocol. A flagged call k first waits until every member has started its call
- * k - AHEAD (AHEAD = 32 by default, see {@link #ahead}; with data in a data slot
+ * k - AHEAD (AHEAD = 32 by default where ranks spin, 128 where they sleep, see {@link #ahead}; with data in a data slot
  * k - DEPTH + LAG + 1): a member reads a peer's data of call m during its own call m or m + 1
  * (the result shares of a split reduction), and its right neighbour's header line for the
  * deferred agreement check until it starts its call m + AHEAD at the latest (CHECK_LAG =
@@ -120,20 +120,25 @@ final class NodeCollectives {
     /** Calls whose data fits a lane entry may run this many calls ahead of the slowest member (AHEAD). */
     private final int ahead;
 
+    /** Default run-ahead where the ranks spin in their waits (see {@link #ahead}). */
+    static final int SPIN_AHEAD = 32;
+
     /**
      * The run-ahead of calls whose data fits a lane entry: TESSERA_SHM_COLL_AHEAD (or the system
-     * property tessera.shm.coll.ahead), 1 to LANE / 2; by default LANE / 2. Where the ranks'
-     * waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block) a descheduled member then
-     * holds the others up once per many calls; with two spinning ranks on a quiet machine a bcast
-     * root or reduce contributor four calls ahead waited for the reader's progress, one round trip
-     * between cores per four calls (docs/performance.md, 2026-11-29). Ranks may differ: a writer reuses a
-     * line LANE calls later, once every member started call m + LANE - AHEAD >= m + LANE / 2, and
-     * a reader compares its neighbour's line m before it starts its call m + AHEAD <= m + LANE / 2.
+     * property tessera.shm.coll.ahead), 1 to LANE / 2; by default LANE / 2 where the ranks'
+     * waiting threads sleep (oversubscribed nodes, TESSERA_WAIT=block: a descheduled member then
+     * holds the others up once per many calls; 4 shm ranks on 2 cores, 8-byte bcast 0.33-0.35 us
+     * at 128 ahead against 0.45-0.49 at 32, docs/performance.md, stop 59) and {@link #SPIN_AHEAD}
+     * where they spin (with two spinning ranks on a quiet machine a bcast root or reduce
+     * contributor four calls ahead waited for the reader's progress, one round trip between cores
+     * per four calls; 32 removed that, docs/performance.md, 2026-11-29). Ranks may differ: a writer
+     * reuses a line LANE calls later, once every member started call m + LANE - AHEAD >= m + LANE / 2,
+     * and a reader compares its neighbour's line m before it starts its call m + AHEAD <= m + LANE / 2.
      */
-    private static int ahead(int rank) {
+    private static int ahead(int rank, boolean waitsBlock) {
         String v = System.getProperty("tessera.shm.coll.ahead", System.getenv().getOrDefault("TESSERA_SHM_COLL_AHEAD", ""));
         if (v.isEmpty()) {
-            return LANE / 2;
+            return waitsBlock ? LANE / 2 : Math.min(SPIN_AHEAD, LANE / 2);
         }
         try {
             int a = Integer.parseInt(v.trim());
@@ -184,7 +189,7 @@ final class NodeCollectives {
             worldOf[j] = comm.group.worldRank(j);
         }
         this.seen = new long[p];
-        this.ahead = ahead(comm.rank());
+        this.ahead = ahead(comm.rank(), region.waitsBlock());
         this.checkLag = ahead - 1;
         this.serial = comm.env.threadLevel != ThreadLevel.MULTIPLE;
     }

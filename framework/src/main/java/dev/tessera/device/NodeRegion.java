@@ -20,8 +20,15 @@ public interface NodeRegion {
     int LIVE_BYTES = 64;
     /** Data slots per member (for data larger than {@link #LINE_DATA} bytes). */
     int DEPTH = 8;
-    /** Lane entries per member: one per flagged call, so calls whose data fits an entry can run far ahead. */
-    int LANE = 64;
+    /**
+     * Lane entries per member: one per flagged call, so calls whose data fits an entry can run far
+     * ahead (up to LANE / 2 calls where ranks sleep in their waits). 256: 4 shm ranks on 2 cores,
+     * 7 alternating rounds against 64 entries (32 ahead), medians: 8-byte bcast 0.315 against 0.429
+     * us, 64-byte 0.327 against 0.468, 8-byte reduce 0.356 against 0.498, but 64-byte reduce 0.621
+     * against 0.552 (the lane's lines no longer stay in L1); 128 entries gained 7-12 % on all four;
+     * 1024 split between 0.21 and 0.99 us (docs/performance.md, stop 59).
+     */
+    int LANE = 256;
     /** Bytes of a lane entry: two cache lines (data of up to 32 bytes moves in one). */
     int LINE_BYTES = 128;
     /** Bytes of a lane entry's header: a call's data of up to {@link #LINE_DATA} bytes follows it. */

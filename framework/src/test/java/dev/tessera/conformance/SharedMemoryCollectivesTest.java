@@ -664,6 +664,10 @@ class SharedMemoryCollectivesTest {
 
     /** Calls a bcast root (or reduce contributor) finishes while a member has not started the first (NodeCollectives: LANE - CHECK_LAG - 1). */
     private static final int RUN_AHEAD = 32;
+    /** The most calls any rank may run ahead of the slowest (half the lane: the default where waits sleep). */
+    private static final int MOST_AHEAD = dev.tessera.device.NodeRegion.LANE / 2;
+    /** Calls per phase of {@link #aLaneEntryKeepsTheSignatureOfItsLatestCall}: more than the lane's entries. */
+    private static final int PHASE_CALLS = dev.tessera.device.NodeRegion.LANE + 6;
 
     /** Writes {@code calls} into {@code file} (a rank's progress, read by another rank process). */
     private static void progress(String file, int calls) throws java.io.IOException {
@@ -682,20 +686,23 @@ class SharedMemoryCollectivesTest {
 
     /**
      * Calls whose data fits a slot's header line have a deep lane: a bcast root finishes
-     * RUN_AHEAD calls of 8 bytes before the last rank has started its first (it waits for the
+     * runAhead calls of 8 bytes before the last rank has started its first (it waits for the
      * root's progress file before it does), then, in the other direction, the reduce
-     * contributors finish RUN_AHEAD calls before the root starts; afterwards 300 more calls of
+     * contributors finish runAhead calls before the root starts; afterwards 300 more calls of
      * each, with rotating roots and a slow rank, give exact results in order (each call's value is
      * distinct), and a larger call in between (data slots, shallow) still works. The last rank
-     * starts its last bcast only after the contributors' reduce RUN_AHEAD - 1: their reduce
-     * RUN_AHEAD then waits for that bcast, and must not wait for the root's later calls too.
+     * starts its last bcast only after the contributors' reduce runAhead - 1: their reduce
+     * runAhead then waits for that bcast, and must not wait for the root's later calls too.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"2 -Dtessera.shm.coll.ahead=32", "4 -Dtessera.shm.coll.ahead=32", "3 -Dtessera.wait=block"})
+    @ValueSource(strings = {"2 -Dtessera.shm.coll.ahead=32 32", "4 -Dtessera.shm.coll.ahead=32 32",
+        "3 -Dtessera.wait=block 128", "2 -Dtessera.shm.coll.ahead=128 128"})
     void smallCallsRunFarAheadOfADescheduledMember(String job) throws Exception {
-        // the deep lane by name, or by default where waits block (more ranks than cores, or TESSERA_WAIT=block)
+        // the deep lane by name, or by default where waits block (more ranks than cores, or
+        // TESSERA_WAIT=block: 128 calls ahead, half the lane); the last word is the run-ahead tried
         int ranks = Integer.parseInt(job.split(" ")[0]);
         String option = job.split(" ")[1];
+        int runAhead = Integer.parseInt(job.split(" ")[2]);
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tessera-lane-");
         String root = dir.resolve("root").toString();
         String contributors = dir.resolve("contributor").toString();
@@ -704,37 +711,37 @@ class SharedMemoryCollectivesTest {
                 int p = world.size();
                 int me = world.rank();
                 world.barrier();
-                // bcast: the root (0) runs ahead of rank p - 1, which starts only after the root finished RUN_AHEAD calls
+                // bcast: the root (0) runs ahead of rank p - 1, which starts only after the root finished runAhead calls
                 if (me == p - 1) {
-                    awaitProgress(root, RUN_AHEAD);
+                    awaitProgress(root, runAhead);
                 }
-                for (int i = 0; i < RUN_AHEAD + 50; i++) {
-                    if (me == p - 1 && i == RUN_AHEAD + 49) {
-                        // its last bcast only once the contributors finished all but one of their RUN_AHEAD reduces:
+                for (int i = 0; i < runAhead + 50; i++) {
+                    if (me == p - 1 && i == runAhead + 49) {
+                        // its last bcast only once the contributors finished all but one of their runAhead reduces:
                         // their next one waits for this call while this rank will then wait for them (stop 44's CI hang)
                         for (int j = 0; j < p - 1; j++) {
-                            awaitProgress(contributors + j, RUN_AHEAD - 1);
+                            awaitProgress(contributors + j, runAhead - 1);
                         }
                     }
                     long[] v = {me == 0 ? 1000L + i : -1};
                     world.bcast(Buffer.of(v), 0);
                     assertEquals(1000L + i, v[0], "bcast " + i + " on rank " + me);
-                    if (me == 0 && i < RUN_AHEAD) {
+                    if (me == 0 && i < runAhead) {
                         progress(root, i + 1);
                     }
                 }
-                // reduce: every contributor runs RUN_AHEAD calls ahead of the root (p - 1)
+                // reduce: every contributor runs runAhead calls ahead of the root (p - 1)
                 if (me == p - 1) {
                     for (int j = 0; j < p - 1; j++) {
-                        awaitProgress(contributors + j, RUN_AHEAD);
+                        awaitProgress(contributors + j, runAhead);
                     }
                 }
-                for (int i = 0; i < RUN_AHEAD + 50; i++) {
+                for (int i = 0; i < runAhead + 50; i++) {
                     long[] x = {(long) i * (me + 1)};
                     long[] r = {-1};
                     world.reduce(Buffer.of(x), Buffer.of(r), Op.SUM, p - 1);
                     assertEquals(me == p - 1 ? (long) i * p * (p + 1) / 2 : -1, r[0], "reduce " + i + " on rank " + me);
-                    if (me != p - 1 && i < RUN_AHEAD) {
+                    if (me != p - 1 && i < runAhead) {
                         progress(contributors + me, i + 1);
                     }
                 }
@@ -838,10 +845,10 @@ class SharedMemoryCollectivesTest {
 
     /**
      * The lane's run-ahead switch: -Dtessera.shm.coll.ahead=4 (as far as calls with data
-     * slots) keeps the answers exact; a value outside 1-32 is an argument error naming it.
+     * slots) keeps the answers exact; a value outside 1-128 (half the lane) is an argument error naming it.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"4", "0", "33", "x"})
+    @ValueSource(strings = {"4", "0", "129", "x"})
     void theRunAheadSwitch(String value) {
         ProcessJobRunner.Result r = new ProcessJobRunner("shm", Duration.ofSeconds(60), 0,
                 List.of("-Dtessera.shm.coll.ahead=" + value)).launch(3, world -> {
@@ -857,7 +864,7 @@ class SharedMemoryCollectivesTest {
             assertEquals(0, r.status(), r.output());
         } else {
             assertNotEquals(0, r.status(), r.output());
-            assertTrue(r.output().contains("tessera.shm.coll.ahead: '" + value + "' is not a whole number from 1 to 32"),
+            assertTrue(r.output().contains("tessera.shm.coll.ahead: '" + value + "' is not a whole number from 1 to 128"),
                     r.output());
             assertFalse(r.output().contains("finished the bcasts"), r.output());
         }
@@ -918,8 +925,9 @@ class SharedMemoryCollectivesTest {
      * own value: MPI leaves this undefined), and the other members read rank 0's, whose
      * signature matches theirs; so only the pending comparison of a neighbour's call 20, made a
      * few calls later, sees the two roots, and it must end the job with the disagreement error
-     * naming both roots, before the job passes its 120 calls (a rank compares call 20 before it
-     * starts call 52, and the root runs at most 32 calls ahead of the slowest). Under FUNNELED that comparison is
+     * naming both roots, before the job passes its 20 + 3 x 128 + 4 calls (a rank compares call 20
+     * before it starts call 20 + AHEAD, and the root runs at most AHEAD calls ahead of the slowest;
+     * AHEAD is 32 for spinning ranks, 128 for sleeping ones). Under FUNNELED that comparison is
      * made without the lock; under MULTIPLE with it, while a second thread of every rank sits in a
      * receive that never completes (so it compares pending calls too).
      */
@@ -934,9 +942,10 @@ class SharedMemoryCollectivesTest {
                 waiter.setDaemon(true);
                 waiter.start();
             }
-            // 20 + 3 x 32 + 4: the rank that finds it compares call 20 before it starts call 52, and rank 0
-            // (root) runs at most 32 calls ahead of it, so no rank can pass them all
-            bcastsWithARootMismatch(world, 120, 20);
+            // 20 + 3 x MOST_AHEAD + 4: the rank that finds it compares call 20 before it starts call
+            // 20 + MOST_AHEAD, and rank 0 (root) runs at most MOST_AHEAD calls ahead of it (4 ranks on 2
+            // cores sleep in their waits: 128 ahead), so no rank can pass them all
+            bcastsWithARootMismatch(world, 20 + 3 * MOST_AHEAD + 4, 20);
         }, List.of(level));
         assertTheRootMismatchEndedTheJob(r, ranks);
     }
@@ -944,8 +953,8 @@ class SharedMemoryCollectivesTest {
     /**
      * A lane entry keeps the signature of its latest call (NodeCollectives.signatureOf, which the
      * deferred comparisons read; stop 43 tried storing it only where it differs, and a store that
-     * is skipped wrongly would leave an older call's signature there): six phases of 70 calls each
-     * (more than the lane's 64 entries), every phase changing one field of the signature from the
+     * is skipped wrongly would leave an older call's signature there): six phases of LANE + 6 calls
+     * each (more than the lane's entries), every phase changing one field of the signature from the
      * one before (count, element type, root, call, operation), are all correct and must pass with
      * exact values, although the deferred comparisons of each phase read entries last written in
      * the phase before; an entry that kept an older signature makes them report a disagreement
@@ -961,7 +970,7 @@ class SharedMemoryCollectivesTest {
             int me = world.rank();
             long before = world.sharedMemoryCollectiveCalls();
             for (int phase = 0; phase < 6; phase++) {
-                for (int i = 0; i < 70; i++) {
+                for (int i = 0; i < PHASE_CALLS; i++) {
                     long want = 1000L * phase + i + 1;
                     switch (phase) {
                         case 0, 1 -> {   // bcast of 1, then 2 longs from rank 0
@@ -991,9 +1000,9 @@ class SharedMemoryCollectivesTest {
                     }
                 }
             }
-            assertEquals(6 * 70, world.sharedMemoryCollectiveCalls() - before, "calls through shared memory on rank " + me);
+            assertEquals(6 * PHASE_CALLS, world.sharedMemoryCollectiveCalls() - before, "calls through shared memory on rank " + me);
             System.out.println("rank " + me + " passed the phases");
-            bcastsWithARootMismatch(world, 180, 100);
+            bcastsWithARootMismatch(world, 100 + 3 * MOST_AHEAD + 4, 100);
         }, List.of());
         for (int rank = 0; rank < ranks; rank++) {
             assertTrue(r.output().contains("rank " + rank + " passed the phases"), r.output());
