@@ -266,7 +266,8 @@ public final class EpKernel implements NpbKernel, MemoryFootprint {
             return "none, batch buffers touched (as the reference)";
         }
         return batches + (batches == 1 ? " batch" : " batches") + " of 2^" + (MK + 1) + " numbers untimed, "
-                + rounds + (rounds == 1 ? " round" : " rounds") + " until the JIT was idle (reference: none)";
+                + rounds + (rounds == 1 ? " round" : " rounds") + " (again while the JIT compiled, at most "
+                + WARM_UP_ROUNDS_MAX + ") (reference: none)";
     }
 
     /**
