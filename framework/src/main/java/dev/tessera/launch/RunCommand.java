@@ -156,7 +156,8 @@ final class RunCommand implements Callable<Integer> {
             return null;
         }
         return dev.tessera.launch.process.AotCache.option(System.getenv(), System.err,
-                mode == dev.tessera.launch.process.AotCache.Mode.ON);
+                mode == dev.tessera.launch.process.AotCache.Mode.ON,
+                dev.tessera.launch.process.AotCache.moduleOptions(jvmOptions));
     }
 
     @Override

@@ -31,8 +31,13 @@ import java.util.stream.Stream;
  * directories, as in the framework's own tests, uses no cache). It is written once per build and JDK by a training job (two shm ranks
  * running {@link AotTraining}, a few seconds) into {@code TESSERA_AOT_DIR} (default
  * {@code ~/.cache/tessera/aot}; the four newest are kept), named by a digest of the JDK and of the launcher's class path
- * entries (path, size, modification time): a rebuilt framework gets a new cache. A JVM that
- * cannot use the cache (other JVM options, for instance another collector) runs without it.
+ * entries (path, size, modification time): a rebuilt framework gets a new cache. The JVM records
+ * the module options it ran with ({@code --add-modules} and the others of {@link #moduleOptions})
+ * and refuses a cache written with others, with five error lines on stderr per rank; so the
+ * training job runs with the ranks' module options and the digest covers them: NPB's ranks, which
+ * {@code bin/tessera npb} starts with {@code --add-modules=jdk.incubator.vector}, get a cache of
+ * their own. A JVM that cannot use the cache for another reason (for instance another collector)
+ * runs without it.
  *
  * <p>Chosen by {@code tessera run --aot} or {@code TESSERA_AOT}: {@code auto} (the default:
  * when the ranks on this machine outnumber its cores), {@code on} or {@code off}.
@@ -88,10 +93,19 @@ public final class AotCache {
      * of every entry's path, size and modification time (a missing entry counts as such).
      */
     public static Path file(Path directory, String classPath) {
+        return file(directory, classPath, List.of());
+    }
+
+    /** As {@link #file(Path, String)}, for rank JVMs started with {@code moduleOptions} ({@link #moduleOptions}). */
+    public static Path file(Path directory, String classPath, List<String> moduleOptions) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             StringBuilder key = new StringBuilder(System.getProperty("java.home")).append('\n')
                     .append(System.getProperty("java.vm.version")).append('\n');
+            if (!moduleOptions.isEmpty()) {
+                // none: the same digest as before module options counted, so existing caches stay valid
+                key.append("module options ").append(String.join(" ", moduleOptions)).append('\n');
+            }
             for (String entry : classPath.split(java.io.File.pathSeparator)) {
                 Path p = Path.of(entry).toAbsolutePath();
                 key.append(p);
@@ -116,6 +130,16 @@ public final class AotCache {
      * says why).
      */
     public static String option(Map<String, String> env, PrintStream err, boolean explain) throws InterruptedException {
+        return option(env, err, explain, List.of());
+    }
+
+    /**
+     * As {@link #option(Map, PrintStream, boolean)}, for rank JVMs started with {@code moduleOptions}
+     * ({@link #moduleOptions} of their JVM options): the cache is written by a training job with
+     * the same module options and named by them too.
+     */
+    public static String option(Map<String, String> env, PrintStream err, boolean explain, List<String> moduleOptions)
+            throws InterruptedException {
         String classPath = System.getProperty("java.class.path");
         String directory = nonEmptyDirectory(classPath);
         if (directory != null) {
@@ -127,14 +151,15 @@ public final class AotCache {
             return null;
         }
         Path dir = directory(env);
-        Path cache = file(dir, classPath);
+        Path cache = file(dir, classPath, moduleOptions);
         if (Files.isRegularFile(cache)) {
             return "-XX:AOTCache=" + cache;
         }
         err.println("tessera run: writing the rank processes' AOT cache " + cache
+                + (moduleOptions.isEmpty() ? "" : " for " + String.join(" ", moduleOptions))
                 + " (once per build and JDK; a few seconds; TESSERA_AOT=off to skip)");
         try {
-            train(dir, cache);
+            train(dir, cache, moduleOptions);
             return "-XX:AOTCache=" + cache;
         } catch (IOException | RuntimeException e) {
             err.println("tessera run: no AOT cache (" + e.getMessage() + "); the ranks start without one");
@@ -181,8 +206,45 @@ public final class AotCache {
         }
     }
 
+    /**
+     * The JVM options among {@code jvmOptions} that the JVM records in an AOT cache and must find
+     * the same when it maps one: {@code --add-modules}, {@code --limit-modules}, {@code --module-path}
+     * ({@code -p}), {@code --upgrade-module-path}, {@code --patch-module}, {@code --add-exports},
+     * {@code --add-opens}, {@code --add-reads} and {@code --enable-native-access}, in the order
+     * given, each as one {@code --name=value} string (also when given as two, name then value).
+     */
+    public static List<String> moduleOptions(List<String> jvmOptions) {
+        List<String> found = new ArrayList<>();
+        for (int i = 0; i < jvmOptions.size(); i++) {
+            String o = jvmOptions.get(i).strip();
+            int eq = o.indexOf('=');
+            String name = eq < 0 ? o : o.substring(0, eq);
+            if (name.equals("-p")) {
+                name = "--module-path";
+            }
+            if (!MODULE_OPTIONS.contains(name)) {
+                continue;
+            }
+            if (eq >= 0) {
+                found.add(name + o.substring(eq));
+            } else if (i + 1 < jvmOptions.size()) {
+                found.add(name + "=" + jvmOptions.get(++i).strip());
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    private static final java.util.Set<String> MODULE_OPTIONS = java.util.Set.of("--add-modules", "--limit-modules",
+            "--module-path", "--upgrade-module-path", "--patch-module", "--add-exports", "--add-opens", "--add-reads",
+            "--enable-native-access");
+
     /** Runs the training job: two shm ranks of {@link AotTraining}, each writing a cache when it exits; keeps one. */
     static void train(Path dir, Path cache) throws IOException, InterruptedException {
+        train(dir, cache, List.of());
+    }
+
+    /** As {@link #train(Path, Path)}, the training ranks started with {@code moduleOptions} as well. */
+    static void train(Path dir, Path cache, List<String> moduleOptions) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Path work = Files.createTempDirectory(dir, "training-");
         try {
@@ -190,7 +252,7 @@ public final class AotCache {
             PrintStream sink = new PrintStream(output, true, StandardCharsets.UTF_8);
             LaunchSpec spec = new LaunchSpec(2, 0, List.of(), 1, "shm", false, List.of(),
                     AotTraining.class.getName(), List.of(),
-                    List.of("-XX:AOTCacheOutput=" + work.resolve("rank%p.aot"), "-Xlog:aot=warning", "-Xlog:cds=warning"),
+                    trainingOptions(work, moduleOptions),
                     Duration.ofSeconds(60), false);
             int status = new ProcessLauncher(sink, sink, Duration.ofMinutes(2), 0).run(spec);
             Path written;
@@ -216,5 +278,11 @@ public final class AotCache {
             }
             Files.deleteIfExists(work);
         }
+    }
+
+    private static List<String> trainingOptions(Path work, List<String> moduleOptions) {
+        List<String> options = new ArrayList<>(moduleOptions);
+        options.addAll(List.of("-XX:AOTCacheOutput=" + work.resolve("rank%p.aot"), "-Xlog:aot=warning", "-Xlog:cds=warning"));
+        return options;
     }
 }

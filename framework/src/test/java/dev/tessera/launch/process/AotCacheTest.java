@@ -66,6 +66,23 @@ class AotCacheTest {
     }
 
     @Test
+    void moduleOptionsAreFoundInBothFormsAndNameACacheOfTheirOwn(@TempDir Path dir) throws IOException {
+        List<String> options = List.of("-Xmx1g", "--add-modules=jdk.incubator.vector", "-Dtessera.x=--add-opens",
+                "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED", "-p", "mods", "-XX:+UseSerialGC",
+                " --enable-native-access=ALL-UNNAMED ");
+        assertEquals(List.of("--add-modules=jdk.incubator.vector", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                "--module-path=mods", "--enable-native-access=ALL-UNNAMED"), AotCache.moduleOptions(options));
+        assertEquals(List.of(), AotCache.moduleOptions(List.of("-Xmx1g", "-Dadd-modules=x", "--add-modulesX=y")));
+        Path jar = Files.writeString(dir.resolve("a.jar"), "one");
+        Path plain = AotCache.file(dir, jar.toString());
+        assertEquals(plain, AotCache.file(dir, jar.toString(), List.of()), "no module options: the name as before");
+        Path vector = AotCache.file(dir, jar.toString(), List.of("--add-modules=jdk.incubator.vector"));
+        assertNotEquals(plain, vector);
+        assertEquals(vector, AotCache.file(dir, jar.toString(), List.of("--add-modules=jdk.incubator.vector")));
+        assertNotEquals(vector, AotCache.file(dir, jar.toString(), List.of("--add-modules=java.sql")));
+    }
+
+    @Test
     void aNewCacheLeavesTheFourNewestOfTheDirectory(@TempDir Path dir) throws IOException {
         List<Path> caches = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -134,6 +151,28 @@ class AotCacheTest {
                 "--jvm-opt", "-Xlog:aot=info", "dev.tessera.launch.process.AotTraining", "20");
         assertEquals(0, off.status, off.output);
         assertFalse(off.output.contains("Opened AOT cache"), off.output);
+
+        // ranks started with a module option (bin/tessera npb adds --add-modules=jdk.incubator.vector): the JVM
+        // refuses a cache written without it, with five error lines per rank, so they get one written with it
+        Run vector = launch(launcherPath, cacheDir, "--aot", "on", "-np", "2", "--device", "shm",
+                "--jvm-opt", "--add-modules=jdk.incubator.vector", "--jvm-opt", "-Xlog:aot=info",
+                "dev.tessera.launch.process.AotTraining", "20");
+        assertEquals(0, vector.status, vector.output);
+        assertTrue(vector.output.contains("writing the rank processes' AOT cache")
+                && vector.output.contains("for --add-modules=jdk.incubator.vector"), vector.output);
+        assertFalse(vector.output.contains("[error]"), vector.output);
+        List<Path> both;
+        try (Stream<Path> files = Files.list(cacheDir)) {
+            both = files.filter(p -> !p.equals(written.get(0))).toList();
+        }
+        assertEquals(1, both.size(), both.toString());
+        assertEquals(2, vector.output.lines().filter(l -> l.contains("Opened AOT cache " + both.get(0))).count(),
+                vector.output);
+        Run again = launch(launcherPath, cacheDir, "--aot", "on", "-np", "2", "--device", "shm",
+                "--jvm-opt", "--add-modules=jdk.incubator.vector", "dev.tessera.launch.process.AotTraining", "20");
+        assertEquals(0, again.status, again.output);
+        assertFalse(again.output.contains("writing the rank processes' AOT cache"), again.output);
+        assertFalse(again.output.contains("[error]"), again.output);
     }
 
     /** Prints the JVM's command line arguments, its options among them (a rank program for the test below). */
