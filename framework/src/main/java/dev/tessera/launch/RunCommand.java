@@ -64,7 +64,8 @@ final class RunCommand implements Callable<Integer> {
     List<Path> classPath = new ArrayList<>();
 
     @Option(names = "--jvm-opt", paramLabel = "OPT",
-            description = "Extra JVM option for rank processes (repeatable; not used by smp).")
+            description = "Extra JVM option for rank processes (repeatable; not used by smp, whose ranks run in "
+                    + "this JVM: give its options through TESSERA_JAVA_OPTS with bin/tessera).")
     List<String> jvmOptions = new ArrayList<>();
 
     @Option(names = "--aot", paramLabel = "auto|on|off",
@@ -162,6 +163,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        List<String> givenJvmOptions = List.copyOf(jvmOptions);
         if (ranks < 1) {
             System.err.println("tessera run: -np must be at least 1, got " + ranks);
             return 2;
@@ -260,6 +262,12 @@ final class RunCommand implements Callable<Integer> {
                 if (!allHosts.isEmpty()) {
                     System.err.println("tessera run: the " + device + " device runs all ranks in this JVM; --hosts needs a device with one process per rank (tcp, auto)");
                     yield 2;
+                }
+                if (!givenJvmOptions.isEmpty()) {
+                    // said, not refused: scripts pass the same options for every device
+                    System.err.println("tessera run: the " + device + " device runs all ranks in this JVM, so --jvm-opt "
+                            + String.join(" ", givenJvmOptions) + " is not used (give this JVM's options through "
+                            + "TESSERA_JAVA_OPTS with bin/tessera, or on its java command line)");
                 }
                 yield new SmpLauncher(System.err).run(spec);
             }

@@ -59,6 +59,18 @@ class RunArgumentChecksTest {
     }
 
     @Test
+    void jvmOptionsOfAnSmpJobAreNamedAsNotUsed() {
+        // the ranks of smp are threads of this JVM: a --jvm-opt (a heap size, say) would otherwise be lost silently
+        Outcome o = run("run", "-np", "1", "--device", "smp", "--jvm-opt", "-Xmx1g", "--jvm-opt=-Dtessera.x=y", "NoSuchMain");
+        assertEquals(2, o.status(), o.err());
+        assertTrue(o.err().contains("tessera run: the smp device runs all ranks in this JVM, so --jvm-opt -Xmx1g"
+                + " -Dtessera.x=y is not used"), o.err());
+        assertTrue(o.err().contains("main class NoSuchMain not found"), o.err());
+        Outcome plain = run("run", "-np", "1", "--device", "smp", "NoSuchMain");
+        assertFalse(plain.err().contains("--jvm-opt"), plain.err());
+    }
+
+    @Test
     void anUnknownAotModeIsRefused() {
         Outcome o = run("run", "-np", "2", "--device", "shm", "--aot", "sometimes", "NoSuchMain");
         assertEquals(2, o.status(), o.err());
