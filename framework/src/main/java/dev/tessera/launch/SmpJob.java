@@ -151,6 +151,32 @@ public final class SmpJob {
         return running;
     }
 
+    /**
+     * The ranks whose threads are still running and are not themselves inside {@code System.exit}
+     * (a thread that calls it while another's call ends the JVM waits there until the JVM halts).
+     */
+    public List<Integer> runningRanksNotExiting() {
+        List<Integer> running = new ArrayList<>();
+        for (int r = 0; r < threads.size(); r++) {
+            Thread t = threads.get(r);
+            if (t.isAlive() && !inExit(t.getStackTrace())) {
+                running.add(r);
+            }
+        }
+        return running;
+    }
+
+    /** True if {@code stack} is that of a thread inside {@code Runtime.exit} (System.exit). */
+    static boolean inExit(StackTraceElement[] stack) {
+        for (StackTraceElement e : stack) {
+            if ((e.getClassName().equals("java.lang.Shutdown") || e.getClassName().equals("java.lang.Runtime"))
+                    && e.getMethodName().equals("exit")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Outcomes by rank (null for a rank that has not finished). */
     public RankOutcome[] outcomes() {
         return outcomes.clone();

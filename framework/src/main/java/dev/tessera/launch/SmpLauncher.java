@@ -128,8 +128,16 @@ public final class SmpLauncher {
      * are still running: the JVM, and with it every rank, ends with the caller's status, and a
      * status 0 would report a job that never finished as a success. The hook prints which rank
      * exited with which status and which ranks were cut off, and ends the JVM with status 1
-     * (or the caller's non-zero status). A signal (Ctrl-C) ends the job as before.
+     * (or the caller's non-zero status). Ranks that end or call System.exit themselves within
+     * {@link #EXIT_AGREEMENT_MILLIS} are not cut off: when every rank does, the JVM ends with the
+     * first caller's status and the hook says nothing. A signal (Ctrl-C) ends the job as before.
      */
+    /**
+     * How long the exit guard waits for the other ranks of a job to end or call System.exit too
+     * before it calls the exit a failure that cut them off.
+     */
+    static final long EXIT_AGREEMENT_MILLIS = 500;
+
     private Thread exitGuard(SmpJob job) {
         dev.tessera.runtime.internal.ExitWatch.install();
         Thread guard = new Thread(() -> {
@@ -139,6 +147,18 @@ public final class SmpLauncher {
             int who = dev.tessera.runtime.internal.ExitWatch.exitingRank();
             List<Integer> cut = new ArrayList<>(job.runningRanks());
             cut.remove(Integer.valueOf(who));
+            // every rank may be ending by System.exit (a program that refuses its arguments on every rank, as the
+            // NPB kernels do): give the others a moment to end or reach System.exit themselves, which is no failure
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_AGREEMENT_MILLIS);
+            while (!cut.isEmpty() && System.nanoTime() < end) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    break;
+                }
+                cut = new ArrayList<>(job.runningRanksNotExiting());
+                cut.remove(Integer.valueOf(who));
+            }
             if (cut.isEmpty()) {
                 return;
             }

@@ -111,6 +111,14 @@ class JobEndConformanceTest {
                 r.output());
     }
 
+    @Test
+    void onSmpEveryRankEndingBySystemExitGivesItsStatusWithoutACutOffReport() throws Exception {
+        ProcessJobRunner.Result r = finish(tessera(null, "-np", "4", "--device", "smp",
+                AllRanksExitMain.class.getName(), "3"), 120);
+        assertEquals(3, r.status(), r.output());
+        assertFalse(r.output().contains("called System.exit"), r.output());
+    }
+
     @ParameterizedTest(name = "status {0}")
     @ValueSource(ints = {0, 3})
     void underMpirunARankThatExitsMidJobEndsTheJobNamingIt(int status) {
