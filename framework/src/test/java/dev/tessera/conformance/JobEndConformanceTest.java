@@ -119,6 +119,15 @@ class JobEndConformanceTest {
         assertFalse(r.output().contains("called System.exit"), r.output());
     }
 
+    @Test
+    void processRanksThatAllExitWithOneStatusGetOneLine() throws Exception {
+        ProcessJobRunner.Result r = finish(tessera(null, "-np", "4", "--device", "shm", "--bind-to", "none",
+                "--start-timeout", "60", AllRanksExitMain.class.getName(), "3"), 120);
+        assertEquals(3, r.status(), r.output());
+        assertTrue(r.output().contains("tessera: every rank exited with status 3"), r.output());
+        assertFalse(r.output().contains("rank 0 exited") || r.output().contains("stopping the job"), r.output());
+    }
+
     @ParameterizedTest(name = "status {0}")
     @ValueSource(ints = {0, 3})
     void underMpirunARankThatExitsMidJobEndsTheJobNamingIt(int status) {

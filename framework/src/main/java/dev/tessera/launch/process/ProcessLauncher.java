@@ -424,6 +424,13 @@ public final class ProcessLauncher {
                     failedNow.add(r);
                 }
             }
+            if (firstFailed < 0 && !failedNow.isEmpty() && !goOn && !failedOnPurpose()) {
+                int same = sameExit(ranks, exited);
+                if (same != 0 && !failedOnPurpose()) {
+                    err.println("tessera: every rank exited with status " + describe(same));
+                    return same;
+                }
+            }
             if (firstFailed < 0 && !failedNow.isEmpty()) {
                 // The first rank seen to exit is not always the one that failed: a rank that
                 // stopped because of another's failure may exit first, or in the same poll.
@@ -510,6 +517,42 @@ public final class ProcessLauncher {
     }
 
     /** Wakes the launcher's wait as soon as one of its ranks exits ({@link Process#onExit}). */
+    /**
+     * How long the launcher waits, after the first rank exits with a failure, for every rank to have
+     * exited with that same status (a program that refuses its arguments on every rank, as the NPB
+     * kernels do) before it reports the ranks one by one as a failure of the first.
+     */
+    static final long EXIT_AGREEMENT_MILLIS = 500;
+
+    /**
+     * Waits up to {@link #EXIT_AGREEMENT_MILLIS} for every rank to exit; returns their common
+     * non-zero status if all exited with the same, else 0 (the caller then reports them as before).
+     */
+    /** True if a rank has failed the job on purpose (an uncaught exception, an abort: the failure file names it). */
+    private boolean failedOnPurpose() {
+        Path failure = failureFile;
+        return failure != null && Files.exists(failure)
+                && dev.tessera.runtime.internal.ProcessBootstrap.readFailure(failure) != null;
+    }
+
+    private static int sameExit(List<Process> ranks, ExitSignal exited) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_AGREEMENT_MILLIS);
+        while (ranks.stream().anyMatch(Process::isAlive)) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                return 0;
+            }
+            exited.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
+        }
+        int status = ranks.get(0).exitValue();
+        for (Process p : ranks) {
+            if (p.exitValue() != status) {
+                return 0;
+            }
+        }
+        return status;
+    }
+
     static final class ExitSignal {
 
         private final java.util.concurrent.Semaphore exited = new java.util.concurrent.Semaphore(0);
