@@ -53,6 +53,17 @@ public final class NpbMzMain {
     @Option(names = "--no-progress", description = "No progress line on stderr.")
     boolean noProgress;
 
+    /** Exit status: the run finished but did not verify. */
+    public static final int UNVERIFIED = 1;
+    /** Exit status: refused before any work (arguments, class). */
+    public static final int REFUSED = 2;
+
+    /**
+     * Runs the benchmark on this rank. A failure ends every rank with {@code System.exit}: {@link #REFUSED}
+     * for arguments refused before any work (their line already printed by rank 0), {@link #UNVERIFIED}
+     * for a failed verification (rank 0 prints the line here). Every rank ends with the same status, so
+     * the launcher reports the job's once (smp: nothing more; processes: "every rank exited with status N").
+     */
     public static void main(String[] args) {
         String failure;
         int rank;
@@ -61,10 +72,18 @@ public final class NpbMzMain {
             failure = execute(session, session.args().toArray(new String[0]), System.out, System.err);
         }
         System.out.flush();
-        if (failure != null && rank == 0) {
-            throw new MzFailure(failure);
+        if (failure != null) {
+            boolean refused = failure.startsWith(REFUSAL_PREFIX);
+            if (!refused && rank == 0) {
+                System.err.println(failure);
+            }
+            System.err.flush();
+            System.exit(refused ? REFUSED : UNVERIFIED);
         }
     }
+
+    /** How a refusal's line starts (a failed verification's names the benchmark instead). */
+    static final String REFUSAL_PREFIX = "npb-mz: ";
 
     /**
      * Parses {@code args} and runs the benchmark on this rank; rank 0 prints to {@code out}
@@ -83,7 +102,7 @@ public final class NpbMzMain {
         try {
             parsed = cli.parseArgs(args);
         } catch (CommandLine.ParameterException e) {
-            String line = "npb-mz: " + e.getMessage() + " (see --help)";
+            String line = REFUSAL_PREFIX + e.getMessage() + " (see --help)";
             if (root) {
                 err.println(line);
             }
@@ -116,7 +135,7 @@ public final class NpbMzMain {
                 throw new IllegalArgumentException("--iterations must be >= 0, got " + iterations);
             }
         } catch (IllegalArgumentException | IllegalStateException e) {
-            String line = "npb-mz: " + e.getMessage();
+            String line = REFUSAL_PREFIX + e.getMessage();
             if (root) {
                 err.println(line);
             }

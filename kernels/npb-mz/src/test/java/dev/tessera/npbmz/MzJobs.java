@@ -49,8 +49,11 @@ final class MzJobs {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp",
                 System.getProperty("java.class.path"), "dev.tessera.launch.TesseraCommand", "run", "-np",
-                Integer.toString(ranks), "--device", device, "--threads", Integer.toString(threads), "--jvm-opt",
-                "-Xmx384m", "--bind-to", "none", NpbMzMain.class.getName()));
+                Integer.toString(ranks), "--device", device, "--threads", Integer.toString(threads), "--bind-to", "none"));
+        if (!device.equals("smp")) {
+            cmd.addAll(List.of("--jvm-opt", "-Xmx384m"));   // smp's ranks are threads of the launcher's JVM (-Xmx256m above)
+        }
+        cmd.add(NpbMzMain.class.getName());
         cmd.addAll(List.of(args));
         Path log = Files.createTempFile("npbmz-job-", ".log");
         try {

@@ -1,10 +1,11 @@
 package dev.tessera.npbmz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,8 +30,20 @@ class ProcessJobTest {
     void aFailedVerificationEndsTheJobWithANonZeroStatusAndOneLine() throws Exception {
         MzJobs.Outcome o = MzJobs.launch("shm", 2, 1, Duration.ofSeconds(150), "sp-mz", "--class", "S",
                 "--iterations", "3", "--json");
-        assertNotEquals(0, o.status(), o.output());
+        assertEquals(NpbMzMain.UNVERIFIED, o.status(), o.output());
         assertTrue(o.json().contains("\"verified\":false"), o.output());
-        assertTrue(o.output().contains("SP-MZ class S: verification failed (3 iterations, dt 0.015)"), o.output());
+        String line = "SP-MZ class S: verification failed (3 iterations, dt 0.015)";
+        assertEquals(1, o.output().lines().filter(l -> l.contains(line)).count(), o.output());
+        // the launcher's word on it: one line for the job, not a failure of rank 0 with its exception
+        assertTrue(o.output().contains("tessera: every rank exited with status 1"), o.output());
+        assertFalse(o.output().contains("failed:"), o.output());
+    }
+
+    @Test
+    void aRefusedClassIsOneLineAndStatusTwoOnSmp() throws Exception {
+        MzJobs.Outcome o = MzJobs.launch("smp", 2, 1, Duration.ofSeconds(100), "bt-mz", "--class", "Q");
+        assertEquals(NpbMzMain.REFUSED, o.status(), o.output());
+        assertEquals(List.of("npb-mz: BT-MZ has classes S, W, A, B, C; got 'Q'"),
+                o.output().lines().filter(l -> !l.startsWith("WARNING")).toList(), o.output());
     }
 }
