@@ -124,6 +124,12 @@ public final class SmpLauncher {
     }
 
     /**
+     * How long the exit guard waits for the other ranks of a job to end or call System.exit too
+     * before it calls the exit a failure that cut them off.
+     */
+    static final long EXIT_AGREEMENT_MILLIS = 500;
+
+    /**
      * A shutdown hook that fails the job when a rank thread calls System.exit while other ranks
      * are still running: the JVM, and with it every rank, ends with the caller's status, and a
      * status 0 would report a job that never finished as a success. The hook prints which rank
@@ -132,12 +138,6 @@ public final class SmpLauncher {
      * {@link #EXIT_AGREEMENT_MILLIS} are not cut off: when every rank does, the JVM ends with the
      * first caller's status and the hook says nothing. A signal (Ctrl-C) ends the job as before.
      */
-    /**
-     * How long the exit guard waits for the other ranks of a job to end or call System.exit too
-     * before it calls the exit a failure that cut them off.
-     */
-    static final long EXIT_AGREEMENT_MILLIS = 500;
-
     private Thread exitGuard(SmpJob job) {
         dev.tessera.runtime.internal.ExitWatch.install();
         Thread guard = new Thread(() -> {

@@ -126,17 +126,9 @@ public final class AotCache {
     /**
      * The JVM option that makes rank processes use the cache for the launcher's class path,
      * writing the cache first (a training job; {@code err} gets one line about it) if there is
-     * none yet. Returns null if the cache cannot be had (the job then runs without it; {@code err}
-     * says why).
-     */
-    public static String option(Map<String, String> env, PrintStream err, boolean explain) throws InterruptedException {
-        return option(env, err, explain, List.of());
-    }
-
-    /**
-     * As {@link #option(Map, PrintStream, boolean)}, for rank JVMs started with {@code moduleOptions}
-     * ({@link #moduleOptions} of their JVM options): the cache is written by a training job with
-     * the same module options and named by them too.
+     * none yet, for rank JVMs started with {@code moduleOptions} ({@link #moduleOptions} of their JVM
+     * options: the training job runs with them and they are part of the cache's name). Returns null
+     * if the cache cannot be had (the job then runs without it; {@code err} says why).
      */
     public static String option(Map<String, String> env, PrintStream err, boolean explain, List<String> moduleOptions)
             throws InterruptedException {
@@ -238,12 +230,10 @@ public final class AotCache {
             "--module-path", "--upgrade-module-path", "--patch-module", "--add-exports", "--add-opens", "--add-reads",
             "--enable-native-access");
 
-    /** Runs the training job: two shm ranks of {@link AotTraining}, each writing a cache when it exits; keeps one. */
-    static void train(Path dir, Path cache) throws IOException, InterruptedException {
-        train(dir, cache, List.of());
-    }
-
-    /** As {@link #train(Path, Path)}, the training ranks started with {@code moduleOptions} as well. */
+    /**
+     * Runs the training job: two shm ranks of {@link AotTraining}, started with {@code moduleOptions},
+     * each writing a cache when it exits; keeps one.
+     */
     static void train(Path dir, Path cache, List<String> moduleOptions) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Path work = Files.createTempDirectory(dir, "training-");

@@ -516,7 +516,6 @@ public final class ProcessLauncher {
         return Math.max(wake, 0);
     }
 
-    /** Wakes the launcher's wait as soon as one of its ranks exits ({@link Process#onExit}). */
     /**
      * How long the launcher waits, after the first rank exits with a failure, for every rank to have
      * exited with that same status (a program that refuses its arguments on every rank, as the NPB
@@ -524,10 +523,6 @@ public final class ProcessLauncher {
      */
     static final long EXIT_AGREEMENT_MILLIS = 500;
 
-    /**
-     * Waits up to {@link #EXIT_AGREEMENT_MILLIS} for every rank to exit; returns their common
-     * non-zero status if all exited with the same, else 0 (the caller then reports them as before).
-     */
     /** True if a rank has failed the job on purpose (an uncaught exception, an abort: the failure file names it). */
     private boolean failedOnPurpose() {
         Path failure = failureFile;
@@ -535,6 +530,10 @@ public final class ProcessLauncher {
                 && dev.tessera.runtime.internal.ProcessBootstrap.readFailure(failure) != null;
     }
 
+    /**
+     * Waits up to {@link #EXIT_AGREEMENT_MILLIS} for every rank to exit; returns their common
+     * non-zero status if all exited with the same, else 0 (the caller then reports them as before).
+     */
     private static int sameExit(List<Process> ranks, ExitSignal exited) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_AGREEMENT_MILLIS);
         while (ranks.stream().anyMatch(Process::isAlive)) {
@@ -553,6 +552,7 @@ public final class ProcessLauncher {
         return status;
     }
 
+    /** Wakes the launcher's wait as soon as one of its ranks exits ({@link Process#onExit}). */
     static final class ExitSignal {
 
         private final java.util.concurrent.Semaphore exited = new java.util.concurrent.Semaphore(0);
