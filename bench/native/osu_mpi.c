@@ -8,11 +8,21 @@
  * operation (MPI_MAX allreduce) in seconds. Rank 0 prints
  *   TB start SIZE ITERS
  *   TB result SIZE ITERS BYTES_PER_OP T1 ... TBLOCKS
+ * With TESSERA_BENCH_BATON=PATH:SIDE (tessera bench --vs native --interleave) it takes turns with
+ * Tessera's job, segment by segment, as dev.tessera.bench.osu.Baton describes: an empty
+ * pre-warm segment, then per size the warm-up and each timed block.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 
 enum { LATENCY, MULTI_LAT, BW, BIBW, MBW_MR, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER, SCATTER, ALLGATHER, ALLTOALL };
 static const char *names[] = {"latency", "multi_lat", "bw", "bibw", "mbw_mr", "barrier", "bcast", "reduce",
@@ -23,6 +33,60 @@ static const char *names[] = {"latency", "multi_lat", "bw", "bibw", "mbw_mr", "b
 static int rank, np, suite, window;
 static char *sbuf, *rbuf;
 static MPI_Request *reqs;
+
+/* The baton of an interleaved run (NULL: alone): the count of segments both sides have run. */
+static int *baton;
+static int baton_side, baton_segment;
+
+static void baton_open(void) {
+    const char *v = getenv("TESSERA_BENCH_BATON");
+    if (v == NULL || *v == 0) return;
+    char path[4096];
+    const char *colon = strrchr(v, ':');
+    if (colon == NULL || colon == v || (size_t) (colon - v) >= sizeof path || (colon[1] != '0' && colon[1] != '1')) {
+        fprintf(stderr, "osu_mpi: TESSERA_BENCH_BATON must be PATH:SIDE with SIDE 0 or 1, got '%s'\n", v);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    memcpy(path, v, (size_t) (colon - v));
+    path[colon - v] = 0;
+    baton_side = colon[1] - '0';
+    int fd = open(path, O_RDWR);
+    void *m = fd < 0 ? MAP_FAILED : mmap(NULL, 64, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        fprintf(stderr, "osu_mpi: rank %d cannot map the baton file %s\n", rank, path);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    close(fd);
+    baton = m;
+}
+
+/* Waits, asleep on a futex on the baton's word (woken by the side that passes), until this side's
+ * next segment may run: a waiter that polled would take the running side's cores. */
+static void baton_await(void) {
+    if (baton == NULL) return;
+    int want = 2 * baton_segment + baton_side, seen;
+    struct timespec pause = {0, 100000000};
+    time_t start = time(NULL);
+    while ((seen = __atomic_load_n(baton, __ATOMIC_ACQUIRE)) != want) {
+        syscall(SYS_futex, baton, FUTEX_WAIT, seen, &pause, NULL, 0);
+        if (time(NULL) - start > 600) {
+            fprintf(stderr, "osu_mpi: rank %d waited 600 s for its turn (segment %d): the other side has stopped\n",
+                    rank, baton_segment);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+    }
+}
+
+/* Ends this side's segment: once every rank is done, rank 0 hands the turn to the other side. */
+static void baton_pass(void) {
+    if (baton == NULL) return;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        __atomic_store_n(baton, 2 * baton_segment + baton_side + 1, __ATOMIC_RELEASE);
+        syscall(SYS_futex, baton, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    }
+    baton_segment++;
+}
 
 /* Same rule as Sizes.itersFor: full count up to 16 KiB, then fewer, at least 2 (or iters if smaller). */
 static int iters_for(long size, int iters) {
@@ -115,6 +179,9 @@ int main(int argc, char **argv) {
     memset(rbuf, 'b', (size_t) maxsize * np);
     reqs = malloc(sizeof *reqs * 2 * (window > 0 ? window : 1));
     double *t = malloc(sizeof *t * blocks);
+    baton_open();
+    baton_await(); /* the pre-warm segment (Tessera's ranks warm the JIT there) */
+    baton_pass();
     for (int i = 0; i < nsizes; i++) {
         int size = (int) sizes[i], n = iters_for(size, iters);
         int pairs = (suite == MULTI_LAT || suite == MBW_MR) ? np / 2 : 1;
@@ -123,7 +190,15 @@ int main(int argc, char **argv) {
         double divisor = (suite == LATENCY || suite == MULTI_LAT) ? 2.0 : 1.0;
         if (rank == 0) { printf("TB start %d %d\n", size, n); fflush(stdout); }
         double warmed = 0; /* the same on every rank: a sum of allreduced values */
+        baton_await(); /* the warm-up is a segment; then each timed block */
         for (int b = -warmup; b < blocks; b++) {
+            if (b >= 0 && baton != NULL) {
+                baton_pass();
+                baton_await();
+                /* back from sleep: an untimed lead-in (a quarter of the block), so the block is timed hot */
+                MPI_Barrier(MPI_COMM_WORLD);
+                body(size, (n + 3) / 4);
+            }
             MPI_Barrier(MPI_COMM_WORLD);
             double start = MPI_Wtime();
             body(size, n);
@@ -136,6 +211,7 @@ int main(int argc, char **argv) {
                 if (b == -1 && warmed < warmup_s) b--; /* one more warm-up block */
             }
         }
+        baton_pass();
         if (rank == 0) {
             printf("TB result %d %d %ld", size, n, bytes);
             for (int b = 0; b < blocks; b++) printf(" %.9e", t[b]);

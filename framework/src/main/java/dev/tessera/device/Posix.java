@@ -10,8 +10,9 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The few Linux calls a rank needs that Java does not offer, through the FFM API: asking the
- * kernel to signal this process when its parent dies, and how many bytes written to a pipe
- * (stderr) its reader has not taken yet. Everything is best effort: off Linux, or if a
+ * kernel to signal this process when its parent dies, how many bytes written to a pipe
+ * (stderr) its reader has not taken yet, and futexes on words of shared memory (the shm
+ * device's doorbells, the bench's turn-taking). Everything is best effort: off Linux, or if a
  * symbol is missing, the methods report that they could not act.
  */
 public final class Posix {
@@ -23,6 +24,11 @@ public final class Posix {
 
     private static final MethodHandle PRCTL;
     private static final MethodHandle IOCTL;
+    private static final int FUTEX_WAIT = 0;
+    private static final int FUTEX_WAKE = 1;
+    /** libc's {@code long syscall(long number, ...)}, for futex(2); null where futexes are not known here. */
+    private static final MethodHandle SYSCALL;
+    private static final long SYS_FUTEX;
 
     static {
         MethodHandle prctl = null;
@@ -46,6 +52,64 @@ public final class Posix {
         }
         PRCTL = prctl;
         IOCTL = ioctl;
+        MethodHandle syscall = null;
+        long nr = switch (System.getProperty("os.arch", "")) {
+            case "amd64", "x86_64" -> 202;
+            case "aarch64" -> 98;
+            default -> -1;
+        };
+        if (nr > 0 && System.getProperty("os.name", "").startsWith("Linux")) {
+            try {
+                Linker linker = Linker.nativeLinker();
+                // every variadic argument is passed as a long: the kernel reads them from registers
+                // whatever the C types of futex(2) are
+                syscall = linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+                        Linker.Option.firstVariadicArg(1));
+            } catch (RuntimeException | LinkageError e) {
+                syscall = null;
+            }
+        }
+        SYSCALL = syscall;
+        SYS_FUTEX = syscall == null ? -1 : nr;
+    }
+
+    /** Whether {@link #futexWait} and {@link #futexWake} work here (Linux on x86-64 or AArch64). */
+    public static boolean futexAvailable() {
+        return SYSCALL != null;
+    }
+
+    /**
+     * FUTEX_WAIT on the 32-bit word at {@code address} in shared memory: sleeps while it holds
+     * {@code expected}, until woken, the relative timeout ({@code timeout}: a struct timespec in
+     * native memory, or {@link MemorySegment#NULL} for none) passes, or a signal arrives; returns
+     * at once if the word holds another value (checked atomically with going to sleep, so a
+     * wake after the change is never lost). The caller re-checks its condition in every case.
+     */
+    public static void futexWait(long address, int expected, MemorySegment timeout) {
+        try {
+            long r = (long) SYSCALL.invokeExact(SYS_FUTEX, address, (long) FUTEX_WAIT, (long) expected, timeout.address());
+        } catch (Throwable t) {
+            throw new IllegalStateException("futex wait failed", t);
+        }
+    }
+
+    /** FUTEX_WAKE: wakes every thread sleeping on the 32-bit word at {@code address}. */
+    public static void futexWake(long address) {
+        try {
+            long r = (long) SYSCALL.invokeExact(SYS_FUTEX, address, (long) FUTEX_WAKE, (long) Integer.MAX_VALUE, 0L);
+        } catch (Throwable t) {
+            throw new IllegalStateException("futex wake failed", t);
+        }
+    }
+
+    /** A relative timeout (struct timespec) for {@link #futexWait}, in global memory so any thread may pass it. */
+    public static MemorySegment timespec(long nanos) {
+        MemorySegment ts = Arena.global().allocate(16, 8);
+        ts.set(ValueLayout.JAVA_LONG, 0, nanos / 1_000_000_000L);
+        ts.set(ValueLayout.JAVA_LONG, 8, nanos % 1_000_000_000L);
+        return ts;
     }
 
     private Posix() {

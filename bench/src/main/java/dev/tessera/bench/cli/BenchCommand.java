@@ -88,6 +88,13 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Also run the suite with native Open MPI (bench/native/osu_mpi.c, built with mpicc on first use) and print Tessera/native ratios.")
     String vs;
 
+    @Option(names = "--interleave",
+            description = "With --vs native: run Tessera's job and Open MPI's at the same time, taking turns block by block "
+                    + "(each size's warm-up, then each timed block; the side waiting sleeps), so that both meet the same "
+                    + "states of the machine (VMs whose vCPUs move between core complexes switch speed every few seconds). "
+                    + "With --repeat, the side that goes first alternates.")
+    boolean interleave;
+
     @Option(names = "--quick", description = "Smoke run: three sizes, few iterations and blocks; finishes in seconds.")
     boolean quick;
 
@@ -162,6 +169,9 @@ public final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--buffers takes 'heap' or 'native', not '" + buffers + "'");
             }
             System.setProperty("tessera.bench.buffers", buffers);
+            if (interleave && !"native".equals(vs)) {
+                throw new IllegalArgumentException("--interleave takes turns with native Open MPI: it needs --vs native");
+            }
             if (repeat < 1) {
                 throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
             }
@@ -185,6 +195,12 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             }
             for (int run = 0; run < repeat; run++) {
+                if (mpi != null && interleave) {
+                    Series[] pair = bench.runInterleaved(cfg, mpi, run % 2);
+                    ours.add(pair[0]);
+                    theirs.add(pair[1]);
+                    continue;
+                }
                 ours.add(bench.runTessera(cfg));
                 if (mpi != null) {
                     theirs.add(bench.runNative(cfg, mpi));
@@ -194,7 +210,10 @@ public final class BenchCommand implements Callable<Integer> {
             Series nat = theirs.isEmpty() ? null : Series.bestOf(theirs);
             if (repeat > 1) {
                 note = (note == null ? "" : note + "; ") + "best median of " + repeat + " runs per size"
-                        + (mpi != null ? ", Tessera and native alternately" : "");
+                        + (mpi != null ? (interleave ? "" : ", Tessera and native alternately") : "");
+            }
+            if (mpi != null && interleave) {
+                note = note + "; Tessera and native interleaved block by block";
             }
             progress.close();
             System.out.print(Formats.table(tessera, nat, note));

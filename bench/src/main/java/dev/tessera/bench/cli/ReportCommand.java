@@ -67,14 +67,29 @@ final class ReportCommand implements Callable<Integer> {
                     + "median (this VM has fast and slow phases lasting seconds). Default: ${DEFAULT-VALUE}.")
     int repeat;
 
+    @Option(names = "--interleave",
+            description = "Run each suite's Tessera and native jobs at the same time, taking turns block by block (as bench "
+                    + "--interleave), so that both meet the same states of the machine; the side that goes first alternates "
+                    + "between repeats.")
+    boolean interleave;
+
     @Option(names = "--no-progress", description = "No progress display on stderr.")
     boolean noProgress;
 
-    /** Tessera's and (if {@code mpi} is given) native's series of a suite: the best of {@link #repeat} alternating runs. */
+    /**
+     * Tessera's and (if {@code mpi} is given) native's series of a suite: the best of {@link #repeat} runs, one
+     * after the other or (with {@link #interleave}) interleaved.
+     */
     private Series[] runs(Bench bench, Bench.Config c, NativeMpi mpi) throws java.io.IOException, InterruptedException {
         List<Series> ours = new ArrayList<>();
         List<Series> theirs = new ArrayList<>();
         for (int r = 0; r < Math.max(1, repeat); r++) {
+            if (mpi != null && interleave) {
+                Series[] pair = bench.runInterleaved(c, mpi, r % 2);
+                ours.add(pair[0]);
+                theirs.add(pair[1]);
+                continue;
+            }
             ours.add(bench.runTessera(c));
             if (mpi != null) {
                 theirs.add(bench.runNative(c, mpi));
@@ -110,8 +125,12 @@ final class ReportCommand implements Callable<Integer> {
                             + "operation; tables give the median (p50) and tail (p90, p99: the slow side) over blocks "
                             + "and the best block. Native runs: bench/native/osu_mpi.c, same method, "
                             + "`mpirun --bind-to none`. Ratio = Tessera p50 / native p50."
-                            + (repeat > 1 ? " Each suite ran " + repeat + " times, Tessera and native alternately; per size "
-                            + "the run with the best median is shown." : "") + "\n\n");
+                            + (repeat > 1 ? " Each suite ran " + repeat + " times" + (interleave && mpi != null ? "" : ", Tessera and native alternately")
+                            + "; per size the run with the best median is shown." : "")
+                            + (interleave && mpi != null ? " Tessera's and native's jobs ran at the same time, taking turns block "
+                            + "by block (`--interleave`: a size's warm-up, then each timed block after an untimed lead-in of a "
+                            + "quarter block; the side waiting sleeps on a futex), so both met the same states of the machine." : "")
+                            + "\n\n");
             StringBuilder body = new StringBuilder();
             StringBuilder summary = new StringBuilder();
             Map<String, Series[]> p2p = new LinkedHashMap<>();
@@ -125,12 +144,13 @@ final class ReportCommand implements Callable<Integer> {
                     Bench.Config c = config(s, 2, device);
                     maxLoad = Math.max(maxLoad, load());
                     String tr = NativeMpi.transport(device);
-                    Series[] pair = runs(bench, c, mpi != null && !natives.containsKey(tr) ? mpi : null);
+                    // one native run per transport, or with --interleave one per device (each device's own pair)
+                    Series[] pair = runs(bench, c, mpi != null && (interleave || !natives.containsKey(tr)) ? mpi : null);
                     Series t = pair[0];
                     Series n = null;
                     if (mpi != null) {
                         natives.putIfAbsent(tr, pair[1]);
-                        n = natives.get(tr);
+                        n = pair[1] != null ? pair[1] : natives.get(tr);
                     }
                     plotted.add(t);
                     p2p.put(s.cliName() + " " + device, new Series[] {t, n});

@@ -46,7 +46,8 @@ public final class OsuRank {
             double warmupSeconds = Integer.parseInt(a.get(4)) / 1e3;
             int blocks = Integer.parseInt(a.get(5));
             int window = Integer.parseInt(a.get(6));
-            run(rt.world(), suite, sizes, iters, warmup, warmupSeconds, blocks, window, System.out);
+            run(rt.world(), suite, sizes, iters, warmup, warmupSeconds, blocks, window, System.out,
+                    Baton.fromEnvironment(rt.world()));
         }
     }
 
@@ -98,8 +99,20 @@ public final class OsuRank {
     /** Runs the suite on this rank; rank 0 prints the protocol lines to {@code out}. */
     static void run(Comm world, Suite suite, int[] sizes, int iters, int warmup, double warmupSeconds, int blocks,
                     int window, PrintStream out) {
+        run(world, suite, sizes, iters, warmup, warmupSeconds, blocks, window, out, null);
+    }
+
+    /**
+     * Runs the suite on this rank, taking turns with the other side of an interleaved comparison
+     * through {@code baton} (null: alone): the pre-warm pass, each size's warm-up and each timed
+     * block are one segment each, as in bench/native/osu_mpi.c.
+     */
+    static void run(Comm world, Suite suite, int[] sizes, int iters, int warmup, double warmupSeconds, int blocks,
+                    int window, PrintStream out, Baton baton) {
         int rank = world.rank();
+        await(baton);
         prewarm(world, suite, sizes, iters, window);
+        pass(baton);
         // with a warm-up time (not in the tests' runs with --warmup-ms 0): wait for the JIT compilers too
         boolean waitForJit = warmupSeconds > 0 && JIT_QUIET_NANOS > 0;
         JitActivity jit = waitForJit ? new JitActivity() : null;
@@ -120,7 +133,15 @@ public final class OsuRank {
             double warmed = 0; // the same on every rank: a sum of allreduced values
             int warmBlocks = 0;
             long waitFrom = 0;   // when this size began to wait for the JIT compilers (0: not yet)
+            await(baton);   // the warm-up is a segment; then each timed block
             for (int b = -warmup; b < blocks; b++) {
+                if (b >= 0 && baton != null) {
+                    pass(baton);
+                    await(baton);
+                    // back from sleep: an untimed lead-in, so the block is timed hot as in a run alone
+                    world.barrier();
+                    k.body().accept(leadIn(n));
+                }
                 world.barrier();
                 long start = System.nanoTime();
                 k.body().accept(n);
@@ -151,6 +172,7 @@ public final class OsuRank {
                     }
                 }
             }
+            pass(baton);
             if (rank == 0) {
                 StringBuilder sb = new StringBuilder("TB result ").append(size).append(' ').append(n)
                         .append(' ').append(k.bytesPerOp());
@@ -202,6 +224,23 @@ public final class OsuRank {
 
     private static final long PREWARM_MESSAGES = 20_000;
     private static final double PREWARM_SECONDS = 1.0;
+
+    /** Untimed operations before each timed block of an interleaved run (a quarter of the block). */
+    static int leadIn(int n) {
+        return (n + 3) / 4;
+    }
+
+    private static void await(Baton baton) {
+        if (baton != null) {
+            baton.await();
+        }
+    }
+
+    private static void pass(Baton baton) {
+        if (baton != null) {
+            baton.pass();
+        }
+    }
 
     private static void pause() {
         try {
