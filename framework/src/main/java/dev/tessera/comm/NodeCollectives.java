@@ -330,6 +330,28 @@ final class NodeCollectives {
     /** As above, leaving bytes {@code skipFrom} to {@code skipTo} of {@code data} out of the slot (nobody reads them). */
     private Call publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data, long skipFrom,
             long skipTo) {
+        long bytes = data == null ? 0 : data.byteSize();
+        long k = reserve(signature, bytes);
+        if (bytes > 0) {
+            long to = dataAt(me, k, bytes);
+            if (skipTo > skipFrom) {
+                MemorySegment.copy(data, 0, mem, to, skipFrom);
+                MemorySegment.copy(data, skipTo, mem, to + skipTo, bytes - skipTo);
+            } else {
+                MemorySegment.copy(data, 0, mem, to, bytes);
+            }
+        }
+        return commit(k, callIndex, signature);
+    }
+
+    /**
+     * The first half of {@link #publish}: waits until this rank may write its next flagged call,
+     * which puts {@code bytes} bytes into its slot (every member has started the call that last
+     * used the line or data slot, and the right neighbour's calls whose line is reused are
+     * compared), and returns that call's sequence number k. The caller writes its data at
+     * {@code dataAt(me, k, bytes)}, then {@link #commit}s.
+     */
+    private long reserve(CollectiveCheck.Signature signature, long bytes) {
         long k = seq + 1;
         if (rightChecked < k - checkLag - 1 && rightTo > rightChecked) {
             long upTo = Math.min(rightTo, k - checkLag - 1);   // its line may be reused once this call is published
@@ -340,7 +362,6 @@ final class NodeCollectives {
             }
             verifyRightPublished();   // and the later ones already there, in one batch of reads
         }
-        long bytes = data == null ? 0 : data.byteSize();
         // every member must have started this call: then line k (and data slot k) is read by nobody
         long free = bytes > lineData ? k - DEPTH + LAG + 1 : k - ahead;
         if (free >= 1) {
@@ -350,19 +371,15 @@ final class NodeCollectives {
                 }
             }
         }
+        return k;
+    }
+
+    /** The second half of {@link #publish}: call {@code k}'s signature, then its sequence number (release), then the wake-ups. */
+    private Call commit(long k, long callIndex, CollectiveCheck.Signature signature) {
         seq = k;
         indexOf[(int) (k % LANE)] = callIndex;
         signatureOf[(int) (k % LANE)] = signature;
         long at = lineAt(me, k);
-        if (bytes > 0) {
-            long to = dataAt(me, k, bytes);
-            if (skipTo > skipFrom) {
-                MemorySegment.copy(data, 0, mem, to, skipFrom);
-                MemorySegment.copy(data, skipTo, mem, to + skipTo, bytes - skipTo);
-            } else {
-                MemorySegment.copy(data, 0, mem, to, bytes);
-            }
-        }
         mem.set(ValueLayout.JAVA_LONG, at + SIG, signature.count());
         mem.set(ValueLayout.JAVA_INT, at + SIG + 8, (int) callIndex);
         mem.set(ValueLayout.JAVA_INT, at + SIG + 12, signature.root());
@@ -1019,7 +1036,8 @@ final class NodeCollectives {
      * Alltoall of blocks too large for one slot ({@link AlltoallDecision#inSlotChunks}): chunk by
      * chunk, each a flagged call with the call's index and signature. With two ranks see
      * {@link #exchangePair}; with more, a chunk is the next equal piece of every other rank's
-     * block, packed at {@code j * piece} (this rank's own piece is left out of the slot). A rank
+     * block, written from the send buffer straight into the slot at {@code j * piece} (this rank's own
+     * piece is left out; one copy into the slot and one out of it, as for every chunked call). A rank
      * copies its pieces out of the others' slots while they publish their next chunks (up to
      * DEPTH - LAG - 1 chunks ahead), so the copies into and out of the slots overlap, and no
      * message matching or ring hand-off is involved.
@@ -1037,13 +1055,15 @@ final class NodeCollectives {
         long piece = slot / p >= 128 ? slot / p & ~63L : Math.max(1, slot / p);
         for (long off = 0; off < blockBytes; off += piece) {
             long n = Math.min(piece, blockBytes - off);
-            MemorySegment packed = scratch(p * n);
+            // the others' pieces straight into this rank's slot, packed at j * n (no staging copy)
+            long k = reserve(signature, p * n);
+            long to = dataAt(me, k, p * n);
             for (int j = 0; j < p; j++) {
                 if (j != me) {
-                    MemorySegment.copy(send, j * blockBytes + off, packed, j * n, n);
+                    MemorySegment.copy(send, j * blockBytes + off, mem, to + j * n, n);
                 }
             }
-            Call c = publish(callIndex, signature, packed, me * n, (me + 1) * n);
+            Call c = commit(k, callIndex, signature);
             // this rank's own piece while the others' pieces are on their way (see exchangePair)
             MemorySegment.copy(send, me * blockBytes + off, recv, me * blockBytes + off, n);
             for (int j = 0; j < p; j++) {
