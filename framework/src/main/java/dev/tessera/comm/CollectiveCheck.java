@@ -158,7 +158,7 @@ final class CollectiveCheck {
     private enum Mode { OFF, ON, ALWAYS }
 
     private static Mode mode(CollectiveTuning tuning) {
-        String mode = tuning.forced("check");
+        String mode = tuning.checkMode();
         if (mode == null || mode.equals("small") || mode.equals("on")) {
             return Mode.ON;
         }

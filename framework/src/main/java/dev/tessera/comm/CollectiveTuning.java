@@ -15,9 +15,19 @@ import java.util.TreeMap;
  */
 public final class CollectiveTuning {
 
-    private final Map<String, String> forced = new TreeMap<>();
-    /** No entry: read on every collective call without taking the lock (the common case). */
-    private volatile boolean none = true;
+    /**
+     * The forced algorithms (every entry but {@code check}): an immutable hashed map, replaced
+     * as a whole by {@link #force} (copy on write), so that {@link #forced}, read several times
+     * in every collective call, takes no lock and no ordered-tree walk; empty (the common case)
+     * it is not even looked into.
+     */
+    private volatile Map<String, String> algorithms = Map.of();
+    /** The {@code check} entry (the agreement check's mode, {@link CollectiveCheck}), or null: read on every call. */
+    private volatile String check;
+    /** {@link #toString} of the current entries, in name order. */
+    private volatile String text = "auto";
+
+    private static final String CHECK = "check";
 
     /** No forced algorithms. */
     public CollectiveTuning() {
@@ -42,27 +52,41 @@ public final class CollectiveTuning {
     /** Forces {@code algorithm} for {@code collective} (names are case-insensitive); null clears. */
     public synchronized CollectiveTuning force(String collective, String algorithm) {
         String key = collective.toLowerCase(Locale.ROOT);
-        if (algorithm == null || algorithm.isBlank() || algorithm.equalsIgnoreCase("auto")) {
-            forced.remove(key);
-        } else {
-            forced.put(key, algorithm.toLowerCase(Locale.ROOT));
+        Map<String, String> next = new TreeMap<>(algorithms);
+        if (check != null) {
+            next.put(CHECK, check);
         }
-        none = forced.isEmpty();
+        if (algorithm == null || algorithm.isBlank() || algorithm.equalsIgnoreCase("auto")) {
+            next.remove(key);
+        } else {
+            next.put(key, algorithm.toLowerCase(Locale.ROOT));
+        }
+        text = next.isEmpty() ? "auto" : next.toString();
+        check = next.remove(CHECK);
+        algorithms = Map.copyOf(next);   // hashed (a String caches its hash)
         return this;
     }
 
     /** The forced algorithm for a collective, or null to let the decision table choose. */
     public String forced(String collective) {
-        if (none) {
-            return null;
-        }
-        synchronized (this) {
-            return forced.get(collective);
-        }
+        Map<String, String> a = algorithms;
+        String v = a.isEmpty() ? null : a.get(collective);
+        return v != null || !CHECK.equals(collective) ? v : check;
+    }
+
+    /**
+     * The agreement check's forced mode ({@code forced("check")}), or null: what every
+     * collective call reads, without a look-up. With a lock and an ordered map (before stop 65)
+     * TESSERA_COLL_CHECK=on, the default's own mode, made 2-rank 8-byte bcasts 1.20-1.32x
+     * slower than no setting, and TESSERA_COLL_CHECK=off slower than the default
+     * (docs/performance.md, stop 65).
+     */
+    String checkMode() {
+        return check;
     }
 
     @Override
-    public synchronized String toString() {
-        return forced.isEmpty() ? "auto" : forced.toString();
+    public String toString() {
+        return text;
     }
 }
