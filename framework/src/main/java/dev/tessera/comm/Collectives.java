@@ -31,8 +31,32 @@ final class Collectives {
 
 
     final Comm comm;
+    private final Reductions reductions;
+    /** The last signature made by {@link #signature}, handed out again while the calls repeat their arguments. */
+    private CollectiveCheck.Signature lastSignature;
+
     Collectives(Comm comm) {
         this.comm = comm;
+        this.reductions = new Reductions(this);
+    }
+
+    /**
+     * The agreement-check signature of a call ({@link CollectiveCheck.Signature#of}): the one the
+     * last call used when the arguments are the same, so a loop of calls allocates none (the
+     * shared-memory path keeps each call's signature in an array; a new object per call there
+     * cost 2-rank 8-byte bcasts and reduces 5-20 %, docs/performance.md, stop 65). A signature is
+     * immutable, so a thread that reads this field while another writes it sees a whole one.
+     */
+    CollectiveCheck.Signature signature(String call, Datatype type, long count, int root, Op op) {
+        int t = type == null ? -1 : type.code();
+        int o = op == null ? -1 : op.checkCode();
+        CollectiveCheck.Signature s = lastSignature;
+        if (s != null && s.call() == call && s.count() == count && s.type() == t && s.root() == root && s.op() == o) {
+            return s;
+        }
+        s = new CollectiveCheck.Signature(call, t, count, root, o);
+        lastSignature = s;
+        return s;
     }
 
     /** A channel for one call, without the agreement check (object collectives, internal steps). */
@@ -52,7 +76,7 @@ final class Collectives {
     /** As {@link #channel(String, Datatype, long, int, Op)}; {@code framed}: the signature rides on every message. */
     CollectiveChannel channel(String call, Datatype type, long count, int root, Op op, boolean framed) {
         int tag = comm.nextCollectiveTag();
-        return new CollectiveChannel(comm, call, tag, type, CollectiveCheck.Signature.of(call, type, count, root, op), framed);
+        return new CollectiveChannel(comm, call, tag, type, signature(call, type, count, root, op), framed);
     }
 
     /**
@@ -64,7 +88,7 @@ final class Collectives {
     CollectiveChannel channel(String call, Datatype type, long count, int root, Op op, NativeCollectives lib) {
         NodeCollectives node = lib == null ? comm.node() : null;
         if (node != null) {
-            return node.channel(CollectiveCheck.Signature.of(call, type, count, root, op), type);
+            return node.channel(signature(call, type, count, root, op), type);
         }
         if (lib != null && !CollectiveCheck.enabledForNative(comm.env.tuning)) {
             return new CollectiveChannel(comm, call, comm.nextCollectiveTag(), type, null, false);
@@ -155,7 +179,7 @@ final class Collectives {
         NativeCollectives lib = nativeFor("barrier", Datatype.BYTE, null, 1);
         NodeCollectives node = nodeFor("barrier", lib, 0);
         if (node != null) {
-            node.barrier(CollectiveCheck.Signature.of("Comm.barrier", Datatype.BYTE, 0, -1, null));
+            node.barrier(signature("Comm.barrier", Datatype.BYTE, 0, -1, null));
             return;
         }
         CollectiveChannel ch = channel("Comm.barrier", Datatype.BYTE, 0, -1, null, lib);
@@ -183,7 +207,7 @@ final class Collectives {
         MemorySegment data = rank() == root ? buffer.sendSegment() : buffer.receiveSegment();
         NodeCollectives pair = pairCopyFor("bcast", lib, data.byteSize());
         if (pair != null) {
-            CollectiveChannel ch = pair.pairCopyChannel(CollectiveCheck.Signature.of(call, buffer.type(), buffer.count(), root,
+            CollectiveChannel ch = pair.pairCopyChannel(signature(call, buffer.type(), buffer.count(), root,
                     null), buffer.type());
             PairCopyAlgorithms.bcast(ch, data, root);
             ch.finish();
@@ -194,7 +218,7 @@ final class Collectives {
         }
         NodeCollectives node = nodeForLarge("bcast", lib, data.byteSize());
         if (node != null) {
-            node.bcast(CollectiveCheck.Signature.of(call, buffer.type(), buffer.count(), root, null), data, root);
+            node.bcast(signature(call, buffer.type(), buffer.count(), root, null), data, root);
             if (rank() != root) {
                 buffer.received(data.byteSize());
             }
@@ -330,7 +354,7 @@ final class Collectives {
         MemorySegment data = recv.receiveSegment();
         NodeCollectives pair = pairCopyFor("allgather", lib, mine.byteSize());
         if (pair != null) {
-            CollectiveChannel ch = pair.pairCopyChannel(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+            CollectiveChannel ch = pair.pairCopyChannel(signature(call, recv.type(), recv.count(), -1, null),
                     recv.type());
             PairCopyAlgorithms.allgather(ch, own != null ? own : data.asSlice(rank() * mine.byteSize(), mine.byteSize()),
                     data, own != null);
@@ -341,7 +365,7 @@ final class Collectives {
         NodeCollectives node = nodeForLarge("allgather", lib, mine.byteSize());
         if (node != null) {
             // out of place: the send buffer goes into the slots and into this rank's block a chunk at a time
-            node.allgather(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+            node.allgather(signature(call, recv.type(), recv.count(), -1, null),
                     own != null ? own : data.asSlice(rank() * mine.byteSize(), mine.byteSize()), data, own != null);
             recv.received(data.byteSize());
             return;
@@ -391,7 +415,7 @@ final class Collectives {
         NativeCollectives lib = nativeFor("alltoall", recv.type(), null, block);
         NodeCollectives pair = pairCopyFor("alltoall", lib, blockBytes);
         if (pair != null) {
-            CollectiveChannel ch = pair.pairCopyChannel(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+            CollectiveChannel ch = pair.pairCopyChannel(signature(call, recv.type(), recv.count(), -1, null),
                     recv.type());
             PairCopyAlgorithms.alltoall(ch, send.sendSegment(), recv.receiveSegment(), blockBytes);
             ch.finish();
@@ -400,7 +424,7 @@ final class Collectives {
         }
         NodeCollectives node = nodeFor("alltoall", lib, blockBytes * size());
         if (node != null) {
-            node.alltoall(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null), send.sendSegment(),
+            node.alltoall(signature(call, recv.type(), recv.count(), -1, null), send.sendSegment(),
                     recv.receiveSegment(), blockBytes);
             recv.received(recv.byteSize());
             return;
@@ -408,7 +432,7 @@ final class Collectives {
         NodeCollectives chunks = nodeFor("alltoall", lib, 0);
         if (chunks != null && size() > 1 && AlltoallDecision.inSlotChunks(blockBytes, size(), chunks.waitsBlock(),
                 chunks.sameAddressSpace())) {
-            chunks.alltoallChunks(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, null),
+            chunks.alltoallChunks(signature(call, recv.type(), recv.count(), -1, null),
                     send.sendSegment(), recv.receiveSegment(), blockBytes);
             recv.received(recv.byteSize());
             return;
@@ -446,7 +470,7 @@ final class Collectives {
             long fromZero = rank() == 0 ? sendCounts[1] : recvCounts[0];
             long fromOne = rank() == 0 ? recvCounts[1] : sendCounts[0];
             MemorySegment.copy(out[rank()], 0, in[rank()], 0, out[rank()].byteSize());
-            node.exchangePair(CollectiveCheck.Signature.of(call, recv.type(), fromZero << 32 | fromOne, -1, null),
+            node.exchangePair(signature(call, recv.type(), fromZero << 32 | fromOne, -1, null),
                     out[other], in[other]);
             recv.received(recv.byteSize());
             return;
@@ -459,9 +483,9 @@ final class Collectives {
 
     // ------------------------------------------------------------------ nonblocking
 
-    /** The reductions of this communicator, sharing this object's tag policy. */
+    /** The reductions of this communicator, sharing this object's tag policy (one object, not one per call). */
     Reductions reductions() {
-        return new Reductions(this);
+        return reductions;
     }
 
     // ------------------------------------------------------------------ shared checks

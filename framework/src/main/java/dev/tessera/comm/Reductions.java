@@ -93,7 +93,7 @@ final class Reductions {
             // the contribution is read where it is (a vector larger than a slot is not copied into recv first)
             MemorySegment in = nativeSend(send, recv);
             MemorySegment data = recv.receiveSegment();
-            node.allreduce(CollectiveCheck.Signature.of(call, recv.type(), recv.count(), -1, op), in == null ? data : in,
+            node.allreduce(c.signature(call, recv.type(), recv.count(), -1, op), in == null ? data : in,
                     data, recv.count(), op, recv.type());
             recv.received(data.byteSize());
             return;
@@ -155,7 +155,7 @@ final class Reductions {
                 }
                 op.validate(contribution.type(), contribution.count(), comm, call);
                 MemorySegment in = contribution.sendSegment();
-                node.reduce(CollectiveCheck.Signature.of(call, contribution.type(), contribution.count(), root, op),
+                node.reduce(c.signature(call, contribution.type(), contribution.count(), root, op),
                         in, in, contribution.count(), op, contribution.type(), root);
                 return;
             }
@@ -168,7 +168,7 @@ final class Reductions {
             check(call, send, work, op);
             MemorySegment in = nativeSend(send, recv);
             MemorySegment data = recv.receiveSegment();
-            node.reduce(CollectiveCheck.Signature.of(call, work.type(), work.count(), root, op), in == null ? data : in,
+            node.reduce(c.signature(call, work.type(), work.count(), root, op), in == null ? data : in,
                     data, work.count(), op, work.type(), root);
             recv.received(data.byteSize());
             return;
@@ -220,7 +220,7 @@ final class Reductions {
             data = contribution.sendSegment();
         }
         boolean scratch = isRoot && (in == null || root == 1 && !op.symmetric());
-        CollectiveChannel ch = pair.pairCopyChannel(CollectiveCheck.Signature.of(call, contribution.type(),
+        CollectiveChannel ch = pair.pairCopyChannel(c.signature(call, contribution.type(),
                 contribution.count(), root, op), contribution.type());
         PairCopyAlgorithms.reduce(ch, in, data, contribution.count(), op, root, scratch ? pair.pairScratch(data.byteSize()) : null);
         ch.finish();

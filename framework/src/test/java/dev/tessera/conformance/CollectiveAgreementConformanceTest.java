@@ -140,6 +140,32 @@ class CollectiveAgreementConformanceTest {
     }
 
     /**
+     * A disagreement right after a loop of matching calls: a rank reuses the signature of its
+     * last call while the arguments repeat (no allocation per call), so a call that changes one
+     * argument (the operation, then the root) must still get a signature of its own.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runners")
+    void aMismatchAfterALoopOfMatchingCallsFails(JobRunner runner) {
+        assertNames(failure(runner, world -> {
+            int[] v = new int[2];
+            for (int i = 0; i < 200; i++) {
+                world.allreduce(Buffer.of(v), Op.SUM);
+            }
+            world.allreduce(Buffer.of(v), world.rank() == 2 ? Op.MAX : Op.SUM);
+            world.barrier();
+        }), "passed operation MAX", "passed operation SUM");
+        assertNames(failure(runner, world -> {
+            Buffer b = Buffer.of(new long[2]);
+            for (int i = 0; i < 200; i++) {
+                world.bcast(b, 0);
+            }
+            world.bcast(b, world.rank() == 0 ? 1 : 0);
+            world.barrier();
+        }), "passed root 1", "passed root 0");
+    }
+
+    /**
      * A mismatch in a rank's last collective, with no collective after it: the comparison a
      * call could not make before it returned is made when the rank closes, so the job still
      * fails with the error instead of ending as if the call had been right. Rank 1 passes
