@@ -305,15 +305,21 @@ final class NodeCollectives {
         return c.code();
     }
 
-    /** A flagged call of this rank: its sequence number, call index and signature. */
-    record Call(long k, long index, CollectiveCheck.Signature signature) {
+    /**
+     * The call index of this rank's flagged call {@code k} (one of its last LANE). The
+     * collectives carry a call as its sequence number k, not as an object: an object per call
+     * that the JIT could not keep in registers (it went through {@code start}, {@code publish}
+     * and {@code commit}) was a 32-byte allocation on every call (docs/performance.md, stop 65).
+     */
+    private long callIndexOf(long k) {
+        return indexOf[(int) (k % LANE)];
     }
 
     /**
      * Starts a flagged call: waits until every member has started the previous one, writes
      * {@code data} (if not null) into this rank's slot, then the signature and the sequence.
      */
-    Call start(CollectiveCheck.Signature signature, MemorySegment data) {
+    long start(CollectiveCheck.Signature signature, MemorySegment data) {
         long callIndex = comm.nextCollectiveIndex(true);
         checking = CollectiveCheck.enabled(comm.env.tuning);
         return publish(callIndex, signature, data);
@@ -323,12 +329,12 @@ final class NodeCollectives {
      * Publishes this rank's next flagged call (a whole call, or one chunk of a call whose data
      * goes through the slots in several: every chunk carries the call's index and signature).
      */
-    private Call publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data) {
+    private long publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data) {
         return publish(callIndex, signature, data, 0, 0);
     }
 
     /** As above, leaving bytes {@code skipFrom} to {@code skipTo} of {@code data} out of the slot (nobody reads them). */
-    private Call publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data, long skipFrom,
+    private long publish(long callIndex, CollectiveCheck.Signature signature, MemorySegment data, long skipFrom,
             long skipTo) {
         long bytes = data == null ? 0 : data.byteSize();
         long k = reserve(signature, bytes);
@@ -375,7 +381,7 @@ final class NodeCollectives {
     }
 
     /** The second half of {@link #publish}: call {@code k}'s signature, then its sequence number (release), then the wake-ups. */
-    private Call commit(long k, long callIndex, CollectiveCheck.Signature signature) {
+    private long commit(long k, long callIndex, CollectiveCheck.Signature signature) {
         seq = k;
         int lane = (int) (k % LANE);
         indexOf[lane] = callIndex;
@@ -391,7 +397,7 @@ final class NodeCollectives {
         mem.set(ValueLayout.JAVA_INT, at + SIG + 20, signature.op());
         LONG.setRelease(mem, at + SEQ, k);
         region.wake();
-        return new Call(k, callIndex, signature);
+        return k;
     }
 
     /**
@@ -403,12 +409,43 @@ final class NodeCollectives {
         if (seen[j] < k && !reached(j, k, myIndex, mine)) {
             // while waiting, the pending comparisons with the right neighbour too: a mismatch there may be
             // what keeps j from coming (it made a nonblocking call where this rank made a blocking one)
-            region.awaitUntil(() -> compareArrivedWhileWaiting() && reachedWhileWaiting(j, k, myIndex, mine), worldOf[j]);
+            if (serial) {
+                waiter.set(j, k, myIndex, mine);
+                region.awaitUntil(waiter, worldOf[j]);
+            } else {
+                region.awaitUntil(() -> compareArrivedWhileWaiting() && reachedWhileWaiting(j, k, myIndex, mine), worldOf[j]);
+            }
         }
         if (compare && checking) {
             compare(j, k, myIndex, mine);
         }
     }
+
+    /**
+     * The condition of {@link #await}'s wait, one object for all of this rank's waits where its
+     * calls are {@link #serial} (a lambda capturing the wait's values was an allocation per wait:
+     * on 4 ranks on 2 cores, where most calls wait, 40 bytes a call; docs/performance.md, stop 65).
+     */
+    private final class Waiter implements java.util.function.BooleanSupplier {
+        private int j;
+        private long k;
+        private long myIndex;
+        private CollectiveCheck.Signature mine;
+
+        void set(int j, long k, long myIndex, CollectiveCheck.Signature mine) {
+            this.j = j;
+            this.k = k;
+            this.myIndex = myIndex;
+            this.mine = mine;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return compareArrivedWhileWaiting() && reachedWhileWaiting(j, k, myIndex, mine);
+        }
+    }
+
+    private final Waiter waiter = new Waiter();
 
     /**
      * Whether member {@code j} has started its flagged call {@code k}; throws the mismatch
@@ -500,8 +537,8 @@ final class NodeCollectives {
     }
 
     /** The agreement check of {@code call} against the right ring neighbour, by its flag. */
-    CollectiveCheck rightCheck(Call call) {
-        return new CollectiveCheck(comm, call.signature(), this, (me + 1) % p, call.k(), call.index());
+    CollectiveCheck rightCheck(long k, CollectiveCheck.Signature signature) {
+        return new CollectiveCheck(comm, signature, this, (me + 1) % p, k, callIndexOf(k));
     }
 
     /** Waits for member {@code j}'s flag of call {@code k} and compares (the flag mode of {@link CollectiveCheck}). */
@@ -512,10 +549,7 @@ final class NodeCollectives {
     /**
      * Ends call {@code k}, which compared with {@code compared} (-1: nobody; Integer.MAX_VALUE: every
      * member): unless that included the right neighbour, its comparison is made now if its
-     * slot is there, else left pending ({@link #tryVerifyRight}, {@link #verifyRight}). It takes
-     * the call's fields, not its {@link Call}, as {@link #awaitAll} does: a {@link Call} that
-     * escapes into no method the JIT leaves uninlined is not allocated (2-rank 8-byte reduce: 64
-     * bytes a call before, none after; docs/performance.md, stop 65).
+     * slot is there, else left pending ({@link #tryVerifyRight}, {@link #verifyRight}).
      */
     private void finish(long k, int compared) {
         boolean deferred;
@@ -646,10 +680,10 @@ final class NodeCollectives {
     // ------------------------------------------------------------------ the collectives
 
     void barrier(CollectiveCheck.Signature signature) {
-        Call c = start(signature, null);
+        long ck = start(signature, null);
         countSlotCall();
-        awaitAll(c.k(), c.index(), c.signature());
-        finish(c.k(), Integer.MAX_VALUE);
+        awaitAll(ck, callIndexOf(ck), signature);
+        finish(ck, Integer.MAX_VALUE);
     }
 
     /**
@@ -674,14 +708,14 @@ final class NodeCollectives {
         long done = 0;
         do {
             long n = Math.min(slot, bytes - done);
-            Call c = publish(callIndex, signature, me != root ? null : n == bytes ? data : data.asSlice(done, n));
+            long ck = publish(callIndex, signature, me != root ? null : n == bytes ? data : data.asSlice(done, n));
             if (me != root) {
-                await(root, c.k(), c.index(), signature, true);
+                await(root, ck, callIndexOf(ck), signature, true);
                 if (n > 0) {
-                    MemorySegment.copy(mem, dataAt(root, c.k(), n), data, done, n);
+                    MemorySegment.copy(mem, dataAt(root, ck, n), data, done, n);
                 }
             }
-            finish(c.k(), me == root ? -1 : root);
+            finish(ck, me == root ? -1 : root);
             done += n;
         } while (done < bytes);
     }
@@ -706,17 +740,17 @@ final class NodeCollectives {
         }
         // with two ranks and a symmetric operation the root combines the other's slot into its own vector
         // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
-        Call c = start(signature, me != root || !pair ? data : null);
+        long ck = start(signature, me != root || !pair ? data : null);
         countSlotCall();
         if (me == root) {
-            awaitAll(c.k(), c.index(), c.signature());
+            awaitAll(ck, callIndexOf(ck), signature);
             if (into) {
-                foldInto(c.k(), send, data, count, op, type);
+                foldInto(ck, send, data, count, op, type);
             } else {
-                combine(c.k(), data, count, op, type, pair);
+                combine(ck, data, count, op, type, pair);
             }
         }
-        finish(c.k(), me == root ? Integer.MAX_VALUE : -1);
+        finish(ck, me == root ? Integer.MAX_VALUE : -1);
     }
 
     /**
@@ -736,15 +770,15 @@ final class NodeCollectives {
         if (send != data && !into) {
             MemorySegment.copy(send, 0, data, 0, data.byteSize());
         }
-        Call c = start(signature, into ? send : data);
+        long ck = start(signature, into ? send : data);
         countSlotCall();
-        awaitAll(c.k(), c.index(), c.signature());
+        awaitAll(ck, callIndexOf(ck), signature);
         if (into) {
-            foldInto(c.k(), send, data, count, op, type);
+            foldInto(ck, send, data, count, op, type);
         } else {
-            combine(c.k(), data, count, op, type, pairwise(op));
+            combine(ck, data, count, op, type, pairwise(op));
         }
-        finish(c.k(), Integer.MAX_VALUE);
+        finish(ck, Integer.MAX_VALUE);
     }
 
     /**
@@ -785,24 +819,24 @@ final class NodeCollectives {
             // two ranks, symmetric op: a gathering rank folds the other's share into its own vector, so its own
             // share need not go through its slot; otherwise every share is read from the slots
             boolean inPlace = pair && gathers;
-            Call c = publish(callIndex, signature, part, inPlace ? lo : 0, inPlace ? hi : 0);
-            awaitAll(c.k(), c.index(), c.signature());
+            long ck = publish(callIndex, signature, part, inPlace ? lo : 0, inPlace ? hi : 0);
+            awaitAll(ck, callIndexOf(ck), signature);
             long chunk = n * es;
-            long mine = dataAt(me, c.k(), chunk) + lo;
+            long mine = dataAt(me, ck, chunk) + lo;
             if (hi > lo) {
                 if (inPlace) {
                     if (send != data) {
                         MemorySegment.copy(part, lo, out, lo, hi - lo);
                     }
-                    op.apply(mem.asSlice(dataAt(1 - me, c.k(), chunk) + lo, hi - lo), out.asSlice(lo, hi - lo),
+                    op.apply(mem.asSlice(dataAt(1 - me, ck, chunk) + lo, hi - lo), out.asSlice(lo, hi - lo),
                             share(n, me + 1) - share(n, me), type);
                 } else if (pair) {
                     // a reduce contributor: x(root) op x(me) straight into its own slot's share (a op b = b op a)
-                    op.apply(mem.asSlice(dataAt(1 - me, c.k(), chunk) + lo, hi - lo), mem.asSlice(mine, hi - lo),
+                    op.apply(mem.asSlice(dataAt(1 - me, ck, chunk) + lo, hi - lo), mem.asSlice(mine, hi - lo),
                             share(n, me + 1) - share(n, me), type);
                 } else {
                     MemorySegment into = gathers ? out.asSlice(lo, hi - lo) : scratch(hi - lo);
-                    combineShare(c.k(), chunk, into, lo, share(n, me + 1) - share(n, me), op, type);
+                    combineShare(ck, chunk, into, lo, share(n, me + 1) - share(n, me), op, type);
                     if (!gathers) {
                         MemorySegment.copy(into, 0, mem, mine, hi - lo);
                     }
@@ -812,14 +846,14 @@ final class NodeCollectives {
                 }
             }
             if (!gathers || root < 0) {
-                LONG.setRelease(mem, live(me) + DONE, c.k());
+                LONG.setRelease(mem, live(me) + DONE, ck);
                 region.wake();
             }
-            finish(c.k(), Integer.MAX_VALUE);
+            finish(ck, Integer.MAX_VALUE);
             if (gathers && lastN > 0) {
                 collect(lastK, data, lastAt, lastN, es);
             }
-            lastK = c.k();
+            lastK = ck;
             lastAt = done * es;
             lastN = n;
             done += n;
@@ -843,12 +877,12 @@ final class NodeCollectives {
         int done = 0;
         do {
             int n = Math.min(per, count - done);
-            Call c = publish(callIndex, signature, send.asSlice(done * es, n * es));
+            long ck = publish(callIndex, signature, send.asSlice(done * es, n * es));
             if (gathers) {
-                awaitAll(c.k(), c.index(), c.signature());
-                combine(c.k(), data.asSlice(done * es, n * es), n, op, type, false);   // every x from the slots
+                awaitAll(ck, callIndexOf(ck), signature);
+                combine(ck, data.asSlice(done * es, n * es), n, op, type, false);   // every x from the slots
             }
-            finish(c.k(), gathers ? Integer.MAX_VALUE : -1);
+            finish(ck, gathers ? Integer.MAX_VALUE : -1);
             done += n;
         } while (done < count);
     }
@@ -878,11 +912,11 @@ final class NodeCollectives {
         do {
             int n = Math.min(per, count - done);
             long bytes = n * es;
-            Call c = publish(callIndex, signature, isRoot ? null : send.asSlice(done * es, bytes));
+            long ck = publish(callIndex, signature, isRoot ? null : send.asSlice(done * es, bytes));
             if (isRoot) {
-                awaitAll(c.k(), c.index(), c.signature());
+                awaitAll(ck, callIndexOf(ck), signature);
                 MemorySegment out = data.asSlice(done * es, bytes);
-                MemorySegment theirs = mem.asSlice(dataAt(1 - me, c.k(), bytes), bytes);
+                MemorySegment theirs = mem.asSlice(dataAt(1 - me, ck, bytes), bytes);
                 if (send == data) {
                     op.apply(theirs, out, n, type);
                 } else if (!op.applyInto(theirs, send.asSlice(done * es, bytes), out, n, type)) {
@@ -890,7 +924,7 @@ final class NodeCollectives {
                     op.apply(theirs, out, n, type);
                 }
             }
-            finish(c.k(), isRoot ? Integer.MAX_VALUE : -1);
+            finish(ck, isRoot ? Integer.MAX_VALUE : -1);
             done += n;
         } while (done < count);
     }
@@ -964,7 +998,7 @@ final class NodeCollectives {
         if (bytes == 0) {
             return;
         }
-        MemorySegment theirs = mem.asSlice(dataAt(1 - me, k, bytes), bytes);
+        MemorySegment theirs = peerData(1 - me, k, bytes);
         if (!op.applyInto(theirs, send, data, count, type)) {
             MemorySegment.copy(send, 0, data, 0, bytes);
             op.apply(theirs, data, count, type);
@@ -981,14 +1015,42 @@ final class NodeCollectives {
             return;
         }
         if (pair) {
-            op.apply(mem.asSlice(dataAt(1 - me, k, bytes), bytes), data, count, type);
+            op.apply(peerData(1 - me, k, bytes), data, count, type);
             return;
         }
         MemorySegment.copy(mem, dataAt(p - 1, k, bytes), data, 0, bytes);
         for (int j = p - 2; j >= 0; j--) {
-            op.apply(mem.asSlice(dataAt(j, k, bytes), bytes), data, count, type);
+            op.apply(peerData(j, k, bytes), data, count, type);
         }
     }
+
+    /**
+     * Member {@code j}'s data of call {@code k} ({@code bytes} bytes) as a segment for an
+     * operation to read. A small call's data (up to {@link #lineData}) is copied into a kept
+     * segment of exactly that size, so that a loop of small reductions allocates nothing (a slice
+     * of the shared memory per member and call was 40 bytes of garbage a call on 2 ranks, 168 on
+     * 4; docs/performance.md, stop 65); larger data is read in place. The kept segment is only
+     * valid until the next call of this method: the operation reads it before that.
+     */
+    private MemorySegment peerData(int j, long k, long bytes) {
+        if (bytes > lineData || !serial) {
+            return mem.asSlice(dataAt(j, k, bytes), bytes);
+        }
+        MemorySegment s = small[(int) bytes];
+        if (s == null) {
+            if (smallBase == null) {
+                smallBase = java.lang.foreign.Arena.ofAuto().allocate(lineData, 64);
+            }
+            s = smallBase.asSlice(0, bytes);
+            small[(int) bytes] = s;
+        }
+        MemorySegment.copy(mem, dataAt(j, k, bytes), s, 0, bytes);
+        return s;
+    }
+
+    /** {@link #peerData}'s kept segments by size, slices of {@code smallBase}. */
+    private final MemorySegment[] small = new MemorySegment[NodeRegion.LINE_DATA + 1];
+    private MemorySegment smallBase;
 
     /**
      * Allgather: {@code mine} is this rank's block, {@code data} the receive buffer (p blocks of
@@ -1009,34 +1071,34 @@ final class NodeCollectives {
         long done = 0;
         do {
             long n = Math.min(slot, block - done);
-            Call c = publish(callIndex, signature, n == block ? mine : mine.asSlice(done, n));
+            long ck = publish(callIndex, signature, n == block ? mine : mine.asSlice(done, n));
             if (copyOwn) {
                 MemorySegment.copy(mine, done, data, me * block + done, n);
             }
             for (int j = 0; j < p; j++) {
                 if (j != me) {
-                    await(j, c.k(), c.index(), signature, true);
-                    MemorySegment.copy(mem, dataAt(j, c.k(), n), data, j * block + done, n);
+                    await(j, ck, callIndexOf(ck), signature, true);
+                    MemorySegment.copy(mem, dataAt(j, ck, n), data, j * block + done, n);
                 }
             }
-            finish(c.k(), Integer.MAX_VALUE);
+            finish(ck, Integer.MAX_VALUE);
             done += n;
         } while (done < block);
     }
 
     /** Alltoall: {@code send} holds p blocks (block j goes to rank j), {@code recv} receives p blocks. */
     void alltoall(CollectiveCheck.Signature signature, MemorySegment send, MemorySegment recv, long blockBytes) {
-        Call c = start(signature, send);
+        long ck = start(signature, send);
         countSlotCall();
         for (int j = 0; j < p; j++) {
             if (j != me) {
-                await(j, c.k(), c.index(), signature, true);
-                MemorySegment.copy(mem, dataAt(j, c.k(), p * blockBytes) + me * blockBytes, recv, j * blockBytes, blockBytes);
+                await(j, ck, callIndexOf(ck), signature, true);
+                MemorySegment.copy(mem, dataAt(j, ck, p * blockBytes) + me * blockBytes, recv, j * blockBytes, blockBytes);
             } else {
                 MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
             }
         }
-        finish(c.k(), Integer.MAX_VALUE);
+        finish(ck, Integer.MAX_VALUE);
     }
 
     /**
@@ -1070,16 +1132,16 @@ final class NodeCollectives {
                     MemorySegment.copy(send, j * blockBytes + off, mem, to + j * n, n);
                 }
             }
-            Call c = commit(k, callIndex, signature);
+            long ck = commit(k, callIndex, signature);
             // this rank's own piece while the others' pieces are on their way (see exchangePair)
             MemorySegment.copy(send, me * blockBytes + off, recv, me * blockBytes + off, n);
             for (int j = 0; j < p; j++) {
                 if (j != me) {
-                    await(j, c.k(), c.index(), signature, true);
-                    MemorySegment.copy(mem, dataAt(j, c.k(), p * n) + me * n, recv, j * blockBytes + off, n);
+                    await(j, ck, callIndexOf(ck), signature, true);
+                    MemorySegment.copy(mem, dataAt(j, ck, p * n) + me * n, recv, j * blockBytes + off, n);
                 }
             }
-            finish(c.k(), Integer.MAX_VALUE);
+            finish(ck, Integer.MAX_VALUE);
         }
     }
 
@@ -1112,19 +1174,19 @@ final class NodeCollectives {
         long off = 0;
         do {
             long n = Math.min(slot, Math.max(0, out - off));
-            Call c = publish(callIndex, signature, n > 0 ? toOther.asSlice(off, n) : null);
+            long ck = publish(callIndex, signature, n > 0 ? toOther.asSlice(off, n) : null);
             if (ownFrom != null) {
                 long own = Math.min(slot, Math.max(0, ownFrom.byteSize() - off));
                 if (own > 0) {
                     MemorySegment.copy(ownFrom, off, ownTo, off, own);
                 }
             }
-            await(other, c.k(), c.index(), signature, true);
+            await(other, ck, callIndexOf(ck), signature, true);
             long m = Math.min(slot, Math.max(0, in - off));
             if (m > 0) {
-                MemorySegment.copy(mem, dataAt(other, c.k(), m), fromOther, off, m);
+                MemorySegment.copy(mem, dataAt(other, ck, m), fromOther, off, m);
             }
-            finish(c.k(), Integer.MAX_VALUE);
+            finish(ck, Integer.MAX_VALUE);
             off += slot;
         } while (off < Math.max(out, in));
     }
@@ -1180,19 +1242,19 @@ final class NodeCollectives {
      * compares the right neighbour's flag.
      */
     CollectiveChannel channel(CollectiveCheck.Signature signature, Datatype type) {
-        Call c = start(signature, null);
+        long ck = start(signature, null);
         synchronized (this) {
             // the channel's own check compares this call before it blocks; the range keeps covering it
             if (!checking) {
-                rightChecked = c.k();
+                rightChecked = ck;
             }
-            rightTo = c.k();
+            rightTo = ck;
         }
         if (checking) {
             comm.deferNodeCheck();
         }
-        int tag = (int) (c.index() & (Comm.COLLECTIVE_TAG_SPAN - 1));
+        int tag = (int) (callIndexOf(ck) & (Comm.COLLECTIVE_TAG_SPAN - 1));
         return new CollectiveChannel(comm, signature.call(), tag, type,
-                checking ? rightCheck(c) : null);
+                checking ? rightCheck(ck, signature) : null);
     }
 }

@@ -154,8 +154,9 @@ final class ReduceKernels {
      */
     private static <A> boolean byArrays(int op, MemorySegment in, MemorySegment io, int n, Class<A> type, int shift,
             ValueLayout layout, ThreadLocal<A[]> stage, ArrayLoop<A> loop) {
-        Object a = in.heapBase().orElse(null);
-        Object b = io.heapBase().orElse(null);
+        // heapBase() allocates its Optional (unless the JIT removes it): not asked where either segment is native
+        Object a = in.isNative() || io.isNative() ? null : in.heapBase().orElse(null);
+        Object b = a == null ? null : io.heapBase().orElse(null);
         long mask = (1L << shift) - 1;
         if (type.isInstance(a) && type.isInstance(b) && in.address() == io.address() && (in.address() & mask) == 0) {
             int o = (int) (in.address() >>> shift);
