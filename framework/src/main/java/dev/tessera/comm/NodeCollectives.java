@@ -80,6 +80,10 @@ import java.lang.invoke.VarHandle;
 final class NodeCollectives {
 
     private static final int DEPTH = NodeRegion.DEPTH;
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final int LANE = NodeRegion.LANE;
     private static final int LINE = NodeRegion.LINE_BYTES;
     private static final int SEQ = 0;
@@ -732,6 +736,17 @@ final class NodeCollectives {
             split(signature, send, data, count, op, type, root);
             return;
         }
+        if (FOLD_LINE && (long) count * type.byteSize() <= lineData && op.foldsScalar(type)) {
+            // the root reads its own contribution where it is: only the others' go through their lane entries
+            long ck = start(signature, me != root ? send : null);
+            countSlotCall();
+            if (me == root) {
+                awaitAll(ck, callIndexOf(ck), signature);
+                foldLine(ck, send, data, count, op, type);
+            }
+            finish(ck, me == root ? Integer.MAX_VALUE : -1);
+            return;
+        }
         boolean pair = pairwise(op);
         // a two-rank root folds the other's slot and its own send buffer straight into data (foldInto)
         boolean into = pair && me == root && send != data;
@@ -764,6 +779,14 @@ final class NodeCollectives {
         long bytes = (long) count * type.byteSize();
         if (bytes > slot || (p > 2 && bytes >= SPLIT_FROM && op.builtIn())) {
             split(signature, send, data, count, op, type, -1);
+            return;
+        }
+        if (FOLD_LINE && bytes <= lineData && op.foldsScalar(type)) {
+            long ck = start(signature, send);
+            countSlotCall();
+            awaitAll(ck, callIndexOf(ck), signature);
+            foldLine(ck, send, data, count, op, type);
+            finish(ck, Integer.MAX_VALUE);
             return;
         }
         boolean into = pairwise(op) && send != data;   // see foldInto
@@ -1002,6 +1025,70 @@ final class NodeCollectives {
         if (!op.applyInto(theirs, send, data, count, type)) {
             MemorySegment.copy(send, 0, data, 0, bytes);
             op.apply(theirs, data, count, type);
+        }
+    }
+
+    /**
+     * Whether reductions of vectors that fit a lane entry fold in place ({@link #foldLine}); {@code
+     * -Dtessera.shm.coll.foldLine=off} combines them through copies as larger ones are (for comparisons).
+     */
+    static final boolean FOLD_LINE = !"off".equals(System.getProperty("tessera.shm.coll.foldLine", "on"));
+
+    /**
+     * data = x0 op (x1 op (... op x(p-1))) for a vector that fits a lane entry ({@link #lineData}), element by
+     * element straight from where each x lies: this rank's in {@code own}, the others' in their lane entries of
+     * call {@code k}, which lie LANE lines apart from one member to the next. The same operands in the same order
+     * as {@link #combine}, so the same bits, without its copies, slices and kernel dispatch per member (on 4 ranks
+     * a reduce root made six copies and three kernel calls for one 8-byte vector). {@code own} may be {@code data}
+     * (in place): element i is read before it is written. Only where {@link Op#foldsScalar} holds.
+     */
+    private void foldLine(long k, MemorySegment own, MemorySegment data, int count, Op op, Datatype type) {
+        long first = linesAt + (long) (int) (k % LANE) * LINE + DATA;   // member 0's data of call k
+        long step = (long) LANE * LINE;
+        int code = op.checkCode();
+        int last = p - 1;
+        switch (type) {
+            case DOUBLE -> {
+                for (int i = 0; i < count; i++) {
+                    long at = first + 8L * i;
+                    double acc = last == me ? own.getAtIndex(F64, i) : mem.get(F64, at + last * step);
+                    for (int j = last - 1; j >= 0; j--) {
+                        acc = ReduceKernels.floating(code, j == me ? own.getAtIndex(F64, i) : mem.get(F64, at + j * step), acc);
+                    }
+                    data.setAtIndex(F64, i, acc);
+                }
+            }
+            case FLOAT -> {
+                for (int i = 0; i < count; i++) {
+                    long at = first + 4L * i;
+                    float acc = last == me ? own.getAtIndex(F32, i) : mem.get(F32, at + last * step);
+                    for (int j = last - 1; j >= 0; j--) {
+                        // float op float is exact in double for SUM, PROD, MIN and MAX: one rounding, as in float
+                        acc = (float) ReduceKernels.floating(code, j == me ? own.getAtIndex(F32, i) : mem.get(F32, at + j * step), acc);
+                    }
+                    data.setAtIndex(F32, i, acc);
+                }
+            }
+            case LONG -> {
+                for (int i = 0; i < count; i++) {
+                    long at = first + 8L * i;
+                    long acc = last == me ? own.getAtIndex(I64, i) : mem.get(I64, at + last * step);
+                    for (int j = last - 1; j >= 0; j--) {
+                        acc = ReduceKernels.integral(code, j == me ? own.getAtIndex(I64, i) : mem.get(I64, at + j * step), acc);
+                    }
+                    data.setAtIndex(I64, i, acc);
+                }
+            }
+            default -> {   // INT (Op#foldsScalar)
+                for (int i = 0; i < count; i++) {
+                    long at = first + 4L * i;
+                    int acc = last == me ? own.getAtIndex(I32, i) : mem.get(I32, at + last * step);
+                    for (int j = last - 1; j >= 0; j--) {
+                        acc = (int) ReduceKernels.integral(code, j == me ? own.getAtIndex(I32, i) : mem.get(I32, at + j * step), acc);
+                    }
+                    data.setAtIndex(I32, i, acc);
+                }
+            }
         }
     }
 

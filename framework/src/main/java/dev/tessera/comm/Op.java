@@ -182,6 +182,19 @@ public final class Op {
         return kind != Kind.USER && kind != Kind.MINLOC && kind != Kind.MAXLOC;
     }
 
+    /**
+     * Whether {@link ReduceKernels#floating} (doubles, floats: SUM, PROD, MIN, MAX) or {@link ReduceKernels#integral}
+     * (longs, ints: every built-in but MINLOC and MAXLOC) computes {@code a op b} for one element of {@code type}, with
+     * the bits {@link #apply} gives: what a small vector's scalar fold needs ({@code NodeCollectives#foldLine}).
+     */
+    boolean foldsScalar(Datatype type) {
+        return switch (type) {
+            case DOUBLE, FLOAT -> kind == Kind.SUM || kind == Kind.PROD || kind == Kind.MIN || kind == Kind.MAX;
+            case LONG, INT -> kind != Kind.USER && kind != Kind.MINLOC && kind != Kind.MAXLOC;
+            default -> false;
+        };
+    }
+
     /** A built-in operation: element by element (pairs for MINLOC and MAXLOC), so a vector may be cut anywhere even. */
     boolean builtIn() {
         return kind != Kind.USER;

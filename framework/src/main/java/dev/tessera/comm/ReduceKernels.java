@@ -229,7 +229,7 @@ final class ReduceKernels {
         }
     }
 
-    private static double floating(int op, double a, double b) {
+    static double floating(int op, double a, double b) {
         return switch (op) {
             case SUM -> a + b;
             case PROD -> a * b;
@@ -420,7 +420,7 @@ final class ReduceKernels {
         }
     }
 
-    private static long integral(int op, long a, long b) {
+    static long integral(int op, long a, long b) {
         return switch (op) {
             case SUM -> a + b;
             case PROD -> a * b;

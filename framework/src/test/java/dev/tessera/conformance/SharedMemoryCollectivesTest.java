@@ -600,6 +600,77 @@ class SharedMemoryCollectivesTest {
         });
     }
 
+    /**
+     * Small reductions (vectors that fit a lane entry, folded element by element where they lie) and
+     * larger ones (through the data slots) give the same bits: x0 op (x1 op (... op x(p-1))), with
+     * contributions whose float and double sums depend on that order (in float, 1e8 + (1 + (-1e8 + 1)) is 0 and
+     * ((1e8 + 1) + -1e8) + 1 is 1), to every root, in place and not, and on every rank of an allreduce.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void smallAndSlotReductionsFoldInTheSameOrder(int ranks) {
+        new ProcessJobRunner("shm", Duration.ofSeconds(90), 0, List.of(SLOTS)).run(ranks, SharedMemoryCollectivesTest::foldOrder);
+    }
+
+    /** The body of {@link #smallAndSlotReductionsFoldInTheSameOrder} (also run on the smp device). */
+    static void foldOrder(Comm world) {
+        int p = world.size();
+        int me = world.rank();
+        for (int n : new int[] {1, 3, 200}) {   // 4-24 bytes fit a lane entry; 800-1600 bytes go through the slots
+            for (int root = 0; root < p; root++) {
+                float[] f = new float[n];
+                double[] d = new double[n];
+                for (int i = 0; i < n; i++) {
+                    f[i] = orderedTerm(me, i);
+                    d[i] = orderedDoubleTerm(me, i);
+                }
+                float[] fr = new float[n];
+                double[] dr = new double[n];
+                world.reduce(Buffer.of(f), Buffer.of(fr), Op.SUM, root);
+                double[] din = d.clone();
+                world.reduce(Buffer.of(din), Op.SUM, root);   // in place
+                float[] fa = new float[n];
+                world.allreduce(Buffer.of(f), Buffer.of(fa), Op.SUM);
+                world.allreduce(Buffer.of(d), Op.SUM);   // in place
+                for (int i = 0; i < n; i++) {
+                    float fe = orderedTerm(p - 1, i);
+                    double de = orderedDoubleTerm(p - 1, i);
+                    for (int j = p - 2; j >= 0; j--) {
+                        fe = orderedTerm(j, i) + fe;
+                        de = orderedDoubleTerm(j, i) + de;
+                    }
+                    String at = "n=" + n + " root " + root + " element " + i + " rank " + me;
+                    assertEquals(Float.floatToRawIntBits(fe), Float.floatToRawIntBits(fa[i]), "allreduce float " + at);
+                    assertEquals(Double.doubleToRawLongBits(de), Double.doubleToRawLongBits(d[i]), "allreduce double in place " + at);
+                    if (me == root) {
+                        assertEquals(Float.floatToRawIntBits(fe), Float.floatToRawIntBits(fr[i]), "reduce float " + at);
+                        assertEquals(Double.doubleToRawLongBits(de), Double.doubleToRawLongBits(din[i]), "reduce double in place " + at);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Rank r's float term: 1e8, 1, -1e8, 1 times (i + 1), plus 3 from rank 4 on: the sum depends on the order of the adds. */
+    private static float orderedTerm(int r, int i) {
+        float base = switch (r % 4) {
+            case 0 -> 1e8f;
+            case 1, 3 -> 1f;
+            default -> -1e8f;
+        };
+        return base * (i + 1) + (r >= 4 ? 3 : 0);
+    }
+
+    /** As {@link #orderedTerm} with 1e17 for 1e8: where a double's spacing (16 at 1e17) swallows the small terms. */
+    private static double orderedDoubleTerm(int r, int i) {
+        double base = switch (r % 4) {
+            case 0 -> 1e17;
+            case 1, 3 -> 1;
+            default -> -1e17;
+        };
+        return base * (i + 1) + (r >= 4 ? 3 : 0);
+    }
+
     /** A rank killed while the others wait for its slot in a shared-memory allreduce; spinning and sleeping waiters. */
     @ParameterizedTest(name = "wait {0}")
     @ValueSource(strings = {"spin", "block"})

@@ -32,6 +32,12 @@ class SmpSharedMemoryCollectivesTest {
         new SmpJobRunner().run(ranks, world -> SharedMemoryCollectivesTest.everyCollective(world, true));
     }
 
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void smallAndSlotReductionsFoldInTheSameOrder(int ranks) {
+        new SmpJobRunner().run(ranks, SharedMemoryCollectivesTest::foldOrder);
+    }
+
     @Test
     void withTheSwitchOffTheSameCallsTakeThePointToPointPath() {
         String before = System.getProperty("tessera.smp.coll");
