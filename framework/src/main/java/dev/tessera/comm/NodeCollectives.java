@@ -80,10 +80,6 @@ import java.lang.invoke.VarHandle;
 final class NodeCollectives {
 
     private static final int DEPTH = NodeRegion.DEPTH;
-    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
-    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
-    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED;
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final int LANE = NodeRegion.LANE;
     private static final int LINE = NodeRegion.LINE_BYTES;
     private static final int SEQ = 0;
@@ -736,7 +732,7 @@ final class NodeCollectives {
             split(signature, send, data, count, op, type, root);
             return;
         }
-        if (FOLD_LINE && (long) count * type.byteSize() <= lineData && op.foldsScalar(type)) {
+        if (FOLD_LINE && p > 2 && (long) count * type.byteSize() <= lineData && op.foldsScalar(type)) {
             // the root reads its own contribution where it is: only the others' go through their lane entries
             long ck = start(signature, me != root ? send : null);
             countSlotCall();
@@ -781,7 +777,7 @@ final class NodeCollectives {
             split(signature, send, data, count, op, type, -1);
             return;
         }
-        if (FOLD_LINE && bytes <= lineData && op.foldsScalar(type)) {
+        if (FOLD_LINE && p > 2 && bytes <= lineData && op.foldsScalar(type)) {
             long ck = start(signature, send);
             countSlotCall();
             awaitAll(ck, callIndexOf(ck), signature);
@@ -1029,67 +1025,69 @@ final class NodeCollectives {
     }
 
     /**
-     * Whether reductions of vectors that fit a lane entry fold in place ({@link #foldLine}); {@code
-     * -Dtessera.shm.coll.foldLine=off} combines them through copies as larger ones are (for comparisons).
+     * Whether reductions on more than two ranks of vectors that fit a lane entry fold where the data lies
+     * ({@link #foldLine}); {@code -Dtessera.shm.coll.foldLine=off} combines them through copies as larger ones
+     * are (for comparisons). Two ranks keep their pair path ({@link #foldInto}, one kernel call), which the
+     * fold did not beat there (stop 66: 0.98-1.06 of it, and 1.15-1.41 at 16 floats in an element-wise form).
      */
     static final boolean FOLD_LINE = !"off".equals(System.getProperty("tessera.shm.coll.foldLine", "on"));
 
     /**
-     * data = x0 op (x1 op (... op x(p-1))) for a vector that fits a lane entry ({@link #lineData}), element by
-     * element straight from where each x lies: this rank's in {@code own}, the others' in their lane entries of
-     * call {@code k}, which lie LANE lines apart from one member to the next. The same operands in the same order
-     * as {@link #combine}, so the same bits, without its copies, slices and kernel dispatch per member (on 4 ranks
-     * a reduce root made six copies and three kernel calls for one 8-byte vector). {@code own} may be {@code data}
-     * (in place): element i is read before it is written. Only where {@link Op#foldsScalar} holds.
+     * data = x0 op (x1 op (... op x(p-1))) for a vector that fits a lane entry ({@link #lineData}), read where
+     * each x lies: this rank's in {@code own}, the others' in their lane entries of call {@code k}, which lie
+     * LANE lines apart from one member to the next. data takes x(p-1), then each member's vector is folded into
+     * it, in the order {@link #combine} uses, so the bits are the same, without its copies of every member's
+     * entry, slices and array-or-segment dispatch ({@link ReduceKernels#foldFrom}); on 4 ranks a reduce root
+     * made six copies and three kernel calls for one 8-byte vector. In place ({@code own} is {@code data}) this
+     * rank's vector is kept aside first, unless it is the last. Only where {@link Op#foldsScalar} holds.
      */
     private void foldLine(long k, MemorySegment own, MemorySegment data, int count, Op op, Datatype type) {
+        long bytes = (long) count * type.byteSize();
+        if (bytes == 0) {
+            return;
+        }
         long first = linesAt + (long) (int) (k % LANE) * LINE + DATA;   // member 0's data of call k
-        long step = (long) LANE * LINE;
-        int code = op.checkCode();
+        long step = (long) LANE * LINE;   // from one member's lane entry of call k to the next member's
         int last = p - 1;
-        switch (type) {
-            case DOUBLE -> {
-                for (int i = 0; i < count; i++) {
-                    long at = first + 8L * i;
-                    double acc = last == me ? own.getAtIndex(F64, i) : mem.get(F64, at + last * step);
-                    for (int j = last - 1; j >= 0; j--) {
-                        acc = ReduceKernels.floating(code, j == me ? own.getAtIndex(F64, i) : mem.get(F64, at + j * step), acc);
-                    }
-                    data.setAtIndex(F64, i, acc);
-                }
-            }
-            case FLOAT -> {
-                for (int i = 0; i < count; i++) {
-                    long at = first + 4L * i;
-                    float acc = last == me ? own.getAtIndex(F32, i) : mem.get(F32, at + last * step);
-                    for (int j = last - 1; j >= 0; j--) {
-                        // float op float is exact in double for SUM, PROD, MIN and MAX: one rounding, as in float
-                        acc = (float) ReduceKernels.floating(code, j == me ? own.getAtIndex(F32, i) : mem.get(F32, at + j * step), acc);
-                    }
-                    data.setAtIndex(F32, i, acc);
-                }
-            }
-            case LONG -> {
-                for (int i = 0; i < count; i++) {
-                    long at = first + 8L * i;
-                    long acc = last == me ? own.getAtIndex(I64, i) : mem.get(I64, at + last * step);
-                    for (int j = last - 1; j >= 0; j--) {
-                        acc = ReduceKernels.integral(code, j == me ? own.getAtIndex(I64, i) : mem.get(I64, at + j * step), acc);
-                    }
-                    data.setAtIndex(I64, i, acc);
-                }
-            }
-            default -> {   // INT (Op#foldsScalar)
-                for (int i = 0; i < count; i++) {
-                    long at = first + 4L * i;
-                    int acc = last == me ? own.getAtIndex(I32, i) : mem.get(I32, at + last * step);
-                    for (int j = last - 1; j >= 0; j--) {
-                        acc = (int) ReduceKernels.integral(code, j == me ? own.getAtIndex(I32, i) : mem.get(I32, at + j * step), acc);
-                    }
-                    data.setAtIndex(I32, i, acc);
-                }
+        if (own == data && me != last) {
+            own = kept(own, 0, bytes);   // in place: this rank's contribution is folded after data is overwritten
+        }
+        if (last == me) {
+            MemorySegment.copy(own, 0, data, 0, bytes);
+        } else {
+            MemorySegment.copy(mem, first + last * step, data, 0, bytes);
+        }
+        int code = op.checkCode();
+        for (int j = last - 1; j >= 0; j--) {
+            if (j == me) {
+                ReduceKernels.foldFrom(code, type, own, 0, data, count);
+            } else {
+                ReduceKernels.foldFrom(code, type, mem, first + j * step, data, count);
             }
         }
+    }
+
+    /**
+     * {@code bytes} bytes (up to {@link #lineData}) of {@code from} at {@code at} in a kept segment of exactly
+     * that size, valid until the next call (see {@link #peerData}); a new one where calls may come from
+     * several threads.
+     */
+    private MemorySegment kept(MemorySegment from, long at, long bytes) {
+        MemorySegment s;
+        if (!serial) {
+            s = java.lang.foreign.Arena.ofAuto().allocate(bytes, 64);
+        } else {
+            s = small[(int) bytes];
+            if (s == null) {
+                if (smallBase == null) {
+                    smallBase = java.lang.foreign.Arena.ofAuto().allocate(lineData, 64);
+                }
+                s = smallBase.asSlice(0, bytes);
+                small[(int) bytes] = s;
+            }
+        }
+        MemorySegment.copy(from, at, s, 0, bytes);
+        return s;
     }
 
     /**
@@ -1123,16 +1121,7 @@ final class NodeCollectives {
         if (bytes > lineData || !serial) {
             return mem.asSlice(dataAt(j, k, bytes), bytes);
         }
-        MemorySegment s = small[(int) bytes];
-        if (s == null) {
-            if (smallBase == null) {
-                smallBase = java.lang.foreign.Arena.ofAuto().allocate(lineData, 64);
-            }
-            s = smallBase.asSlice(0, bytes);
-            small[(int) bytes] = s;
-        }
-        MemorySegment.copy(mem, dataAt(j, k, bytes), s, 0, bytes);
-        return s;
+        return kept(mem, dataAt(j, k, bytes), bytes);
     }
 
     /** {@link #peerData}'s kept segments by size, slices of {@code smallBase}. */

@@ -183,8 +183,8 @@ public final class Op {
     }
 
     /**
-     * Whether {@link ReduceKernels#floating} (doubles, floats: SUM, PROD, MIN, MAX) or {@link ReduceKernels#integral}
-     * (longs, ints: every built-in but MINLOC and MAXLOC) computes {@code a op b} for one element of {@code type}, with
+     * Whether {@link ReduceKernels#foldFrom} folds one element of {@code type} (doubles, floats: SUM, PROD, MIN, MAX;
+     * longs, ints: every built-in but MINLOC and MAXLOC) with
      * the bits {@link #apply} gives: what a small vector's scalar fold needs ({@code NodeCollectives#foldLine}).
      */
     boolean foldsScalar(Datatype type) {

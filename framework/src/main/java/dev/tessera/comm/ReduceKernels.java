@@ -229,7 +229,64 @@ final class ReduceKernels {
         }
     }
 
-    static double floating(int op, double a, double b) {
+    /**
+     * {@code io[i] = in[inAt + i] op io[i]} for {@code n} elements of {@code type}, one element at a time, for
+     * the short vectors of a lane entry ({@code NodeCollectives#foldLine}): no array staging, no slice of
+     * {@code in}. Only where {@link Op#foldsScalar} holds (doubles and floats: SUM, PROD, MIN, MAX; longs and
+     * ints: every built-in but MINLOC and MAXLOC); the same bits as {@link #doubles}, {@link #floats},
+     * {@link #longs} and {@link #ints} (a float op float is exact in double before its one rounding).
+     */
+    static void foldFrom(int op, Datatype type, MemorySegment in, long inAt, MemorySegment io, int n) {
+        switch (type) {
+            case DOUBLE -> {
+                if (op == SUM) {
+                    for (int i = 0; i < n; i++) {
+                        io.setAtIndex(D, i, in.get(D, inAt + 8L * i) + io.getAtIndex(D, i));
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        io.setAtIndex(D, i, floating(op, in.get(D, inAt + 8L * i), io.getAtIndex(D, i)));
+                    }
+                }
+            }
+            case FLOAT -> {
+                if (op == SUM) {
+                    for (int i = 0; i < n; i++) {
+                        io.setAtIndex(F, i, in.get(F, inAt + 4L * i) + io.getAtIndex(F, i));
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        io.setAtIndex(F, i, (float) floating(op, in.get(F, inAt + 4L * i), io.getAtIndex(F, i)));
+                    }
+                }
+            }
+            case LONG -> {
+                if (op == SUM) {
+                    for (int i = 0; i < n; i++) {
+                        io.setAtIndex(J, i, in.get(J, inAt + 8L * i) + io.getAtIndex(J, i));
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        io.setAtIndex(J, i, integral(op, in.get(J, inAt + 8L * i), io.getAtIndex(J, i)));
+                    }
+                }
+            }
+            case INT -> {
+                if (op == SUM) {
+                    for (int i = 0; i < n; i++) {
+                        io.setAtIndex(I, i, in.get(I, inAt + 4L * i) + io.getAtIndex(I, i));
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        io.setAtIndex(I, i, (int) integral(op, in.get(I, inAt + 4L * i), io.getAtIndex(I, i)));
+                    }
+                }
+            }
+            default -> throw new IllegalArgumentException("no scalar fold for " + type);
+        }
+    }
+
+    private static double floating(int op, double a, double b) {
         return switch (op) {
             case SUM -> a + b;
             case PROD -> a * b;
@@ -420,7 +477,7 @@ final class ReduceKernels {
         }
     }
 
-    static long integral(int op, long a, long b) {
+    private static long integral(int op, long a, long b) {
         return switch (op) {
             case SUM -> a + b;
             case PROD -> a * b;
