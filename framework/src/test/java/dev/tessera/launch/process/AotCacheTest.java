@@ -39,9 +39,11 @@ class AotCacheTest {
     }
 
     @Test
-    void autoUsesTheCacheOnlyWhenRanksOutnumberCores() {
+    void autoUsesTheCacheOnlyWhenRanksTakeEveryCore() {
         assertTrue(AotCache.wanted(AotCache.Mode.AUTO, 4, 2));
-        assertFalse(AotCache.wanted(AotCache.Mode.AUTO, 2, 2));
+        assertTrue(AotCache.wanted(AotCache.Mode.AUTO, 2, 2));
+        assertFalse(AotCache.wanted(AotCache.Mode.AUTO, 1, 2));
+        assertFalse(AotCache.wanted(AotCache.Mode.AUTO, 8, 16));
         assertTrue(AotCache.wanted(AotCache.Mode.ON, 1, 16));
         assertFalse(AotCache.wanted(AotCache.Mode.OFF, 8, 2));
     }
