@@ -38,6 +38,32 @@ final class CellCopy {
         }
     }
 
+    /**
+     * Links the memcpy downcall and its invoker by one copy between two small native segments, so
+     * that a rank pays for them while its device starts and not at its first message of
+     * {@link #MIN_BYTES} or more: in a fresh JVM the JDK generates the downcall's stub class and the
+     * invoker's lambda forms, interpreted, and the heat example's first step on 4 shm ranks on 2
+     * cores took 80-100 ms against 10-40 ms for the next ones (docs/performance.md, stop 67).
+     */
+    static void link() {
+        if (MEMCPY == null) {
+            return;
+        }
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment from = arena.allocate(Long.BYTES);
+            MemorySegment to = arena.allocate(Long.BYTES);
+            from.set(ValueLayout.JAVA_LONG, 0, 0x5E55E2AL);
+            MEMCPY.invokeExact(to, from, (long) Long.BYTES);
+            if (to.get(ValueLayout.JAVA_LONG, 0) != 0x5E55E2AL) {
+                throw new IllegalStateException("memcpy of a message piece copied nothing");
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("memcpy of a message piece failed", t);
+        }
+    }
+
     /** True if pieces of {@code bytes} go by memcpy (diagnostics and tests). */
     static boolean byMemcpy(long bytes) {
         return MEMCPY != null && bytes >= MIN_BYTES;

@@ -261,6 +261,7 @@ public final class ShmDevice extends MatchingDevice {
         }
         this.heapCopy = !blocking && readsAll && HeapCopy.available();
         ShmLayout.setIntRelease(file, ShmLayout.rankOffset(rank) + ShmLayout.R_HEAP_COPY, heapCopy ? 1 : 2);
+        CellCopy.link();
         failure.onRankDeath(this::failPendingWith);
     }
 

@@ -52,6 +52,15 @@ class ShmCellCopyTest extends TwoShmRanks {
     }
 
     @Test
+    void theLinkAtDeviceStartCopiesAndLeavesTheCopyWorking() {
+        CellCopy.link();   // each device of this test already ran it once; again is harmless
+        byte[] data = InProcessShmRanks.pattern(MIN, 77);
+        byte[] into = new byte[MIN];
+        CellCopy.copy(MemorySegment.ofArray(data), 0, MemorySegment.ofArray(into), 0, MIN);
+        assertArrayEquals(data, into);
+    }
+
+    @Test
     void byteArraysOfEverySizeAroundTheThresholdAndTheCellArriveWhole() {
         int[] sizes = {MIN - 1, MIN, MIN + 1, ShmDevice.FIRST_PIECE + MIN + 7, CAPACITY, CAPACITY + 1,
             ShmDevice.FIRST_PIECE + CAPACITY + MIN - 1, 3 * CAPACITY + 5};
