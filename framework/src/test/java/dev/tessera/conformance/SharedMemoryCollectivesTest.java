@@ -621,8 +621,8 @@ class SharedMemoryCollectivesTest {
                 float[] f = new float[n];
                 double[] d = new double[n];
                 for (int i = 0; i < n; i++) {
-                    f[i] = orderedTerm(me, i);
-                    d[i] = orderedDoubleTerm(me, i);
+                    f[i] = (float) orderedTerm(me, i, FLOAT_BIG);
+                    d[i] = orderedTerm(me, i, DOUBLE_BIG);
                 }
                 float[] fr = new float[n];
                 double[] dr = new double[n];
@@ -633,11 +633,11 @@ class SharedMemoryCollectivesTest {
                 world.allreduce(Buffer.of(f), Buffer.of(fa), Op.SUM);
                 world.allreduce(Buffer.of(d), Op.SUM);   // in place
                 for (int i = 0; i < n; i++) {
-                    float fe = orderedTerm(p - 1, i);
-                    double de = orderedDoubleTerm(p - 1, i);
+                    float fe = (float) orderedTerm(p - 1, i, FLOAT_BIG);
+                    double de = orderedTerm(p - 1, i, DOUBLE_BIG);
                     for (int j = p - 2; j >= 0; j--) {
-                        fe = orderedTerm(j, i) + fe;
-                        de = orderedDoubleTerm(j, i) + de;
+                        fe = (float) orderedTerm(j, i, FLOAT_BIG) + fe;
+                        de = orderedTerm(j, i, DOUBLE_BIG) + de;
                     }
                     String at = "n=" + n + " root " + root + " element " + i + " rank " + me;
                     assertEquals(Float.floatToRawIntBits(fe), Float.floatToRawIntBits(fa[i]), "allreduce float " + at);
@@ -651,22 +651,20 @@ class SharedMemoryCollectivesTest {
         }
     }
 
-    /** Rank r's float term: 1e8, 1, -1e8, 1 times (i + 1), plus 3 from rank 4 on: the sum depends on the order of the adds. */
-    private static float orderedTerm(int r, int i) {
-        float base = switch (r % 4) {
-            case 0 -> 1e8f;
-            case 1, 3 -> 1f;
-            default -> -1e8f;
-        };
-        return base * (i + 1) + (r >= 4 ? 3 : 0);
-    }
+    /** The large terms of {@link #orderedTerm}: a float's spacing at 1e8 is 8, a double's at 1e17 is 16. */
+    private static final double FLOAT_BIG = 1e8;
+    private static final double DOUBLE_BIG = 1e17;
 
-    /** As {@link #orderedTerm} with 1e17 for 1e8: where a double's spacing (16 at 1e17) swallows the small terms. */
-    private static double orderedDoubleTerm(int r, int i) {
+    /**
+     * Rank r's term: {@code big}, 1, -big, 1 times (i + 1), plus 3 from rank 4 on, where the
+     * spacing of the type at {@code big} swallows the small terms, so the sum depends on the
+     * order of the adds (taken as a float for {@link #FLOAT_BIG}).
+     */
+    private static double orderedTerm(int r, int i, double big) {
         double base = switch (r % 4) {
-            case 0 -> 1e17;
+            case 0 -> big;
             case 1, 3 -> 1;
-            default -> -1e17;
+            default -> -big;
         };
         return base * (i + 1) + (r >= 4 ? 3 : 0);
     }
