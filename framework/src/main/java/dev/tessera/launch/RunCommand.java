@@ -71,7 +71,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--aot", paramLabel = "auto|on|off",
             description = "Rank processes start from an ahead-of-time cache of the framework's and the JDK's classes and "
                     + "method profiles (written once per build by a short training job): faster start-up and less JIT "
-                    + "work in every rank JVM. auto: when the ranks on this machine take all its cores (as many or more). "
+                    + "work in every rank JVM. auto: when the ranks on this machine outnumber its cores. "
                     + "Default: TESSERA_AOT, else auto.")
     String aot;
 
@@ -135,7 +135,7 @@ final class RunCommand implements Callable<Integer> {
     /**
      * The -XX:AOTCache option for the rank processes, or null: only for devices with one process
      * per rank, when --aot (or TESSERA_AOT) is on, or auto and the job's ranks all run on this
-     * machine and are at least as many as its cores, and the user gave no AOT or CDS option of their own.
+     * machine and outnumber its cores, and the user gave no AOT or CDS option of their own.
      */
     private String aotOption(boolean remoteHosts) throws InterruptedException {
         String source = aot != null ? "--aot" : dev.tessera.launch.process.AotCache.VARIABLE;

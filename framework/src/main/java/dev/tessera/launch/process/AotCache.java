@@ -40,12 +40,7 @@ import java.util.stream.Stream;
  * runs without it.
  *
  * <p>Chosen by {@code tessera run --aot} or {@code TESSERA_AOT}: {@code auto} (the default:
- * when the ranks on this machine take all its cores, as many ranks as cores or more), {@code on}
- * or {@code off}. With as many ranks as cores the JIT compilers of the rank JVMs have no core of
- * their own either: the heat example on 2 shm ranks on 2 cores (AMD EPYC VM, 5 interleaved rounds,
- * docs/performance.md, stop 67) solved in 0.91 s with the cache against 1.18 s without at 338
- * steps, 1.57 against 2.48 s at 1,690, while the point-to-point and collective benchmarks'
- * steady state did not move beyond their spread.
+ * when the ranks on this machine outnumber its cores), {@code on} or {@code off}.
  */
 public final class AotCache {
 
@@ -77,12 +72,9 @@ public final class AotCache {
     private AotCache() {
     }
 
-    /**
-     * True if a job with {@code localRanks} rank processes on this machine of {@code cores} cores
-     * uses the cache: {@code on}, or {@code auto} and the ranks take every core (see the class comment).
-     */
+    /** True if a job with {@code localRanks} rank processes on this machine of {@code cores} cores uses the cache. */
     public static boolean wanted(Mode mode, int localRanks, int cores) {
-        return mode == Mode.ON || (mode == Mode.AUTO && localRanks >= cores);
+        return mode == Mode.ON || (mode == Mode.AUTO && localRanks > cores);
     }
 
     /** The cache directory: {@code TESSERA_AOT_DIR}, else {@code $XDG_CACHE_HOME/tessera/aot}, else {@code ~/.cache/tessera/aot}. */
