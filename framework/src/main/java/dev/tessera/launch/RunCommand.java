@@ -69,8 +69,8 @@ final class RunCommand implements Callable<Integer> {
     List<String> jvmOptions = new ArrayList<>();
 
     @Option(names = "--aot", paramLabel = "auto|on|off",
-            description = "Rank processes start from an ahead-of-time cache of the framework's and the JDK's classes and "
-                    + "method profiles (written once per build by a short training job): faster start-up and less JIT "
+            description = "Rank processes start from an ahead-of-time cache of the framework's and the JDK's classes "
+                    + "(loaded and linked, written once per build by a short training job): faster start-up and less JIT "
                     + "work in every rank JVM. auto: when the ranks on this machine outnumber its cores. "
                     + "Default: TESSERA_AOT, else auto.")
     String aot;

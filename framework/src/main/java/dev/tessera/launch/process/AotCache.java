@@ -19,11 +19,11 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * An ahead-of-time cache for rank processes (JDK 25's {@code -XX:AOTCache}, JEPs 483 and
- * 515): the JDK's and the framework's classes already loaded and linked, and the method
- * profiles of a training run, so that a rank JVM starts faster and its JIT compiles the hot
- * paths at once instead of profiling them again. Four rank JVMs on two cores otherwise spend
- * more CPU time compiling the same code than a short job spends computing.
+ * An ahead-of-time cache for rank processes (JDK 25's {@code -XX:AOTCache}, JEP 483): the JDK's
+ * and the framework's classes already loaded and linked by a training run, so that a rank JVM
+ * starts faster and does less of that work on the cores its job computes on. Four rank JVMs on two cores otherwise spend more CPU time starting and compiling the same
+ * code than a short job spends computing. The training run's method profiles (JEP 515) are left
+ * out ({@link #CONTENTS}): the rank JVMs compiled the collectives' paths from them and ran slower.
  *
  * <p>The cache covers the class path of the launcher (the framework and its libraries), which
  * every rank's class path starts with; the program's own entries are appended after it, which
@@ -101,7 +101,8 @@ public final class AotCache {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             StringBuilder key = new StringBuilder(System.getProperty("java.home")).append('\n')
-                    .append(System.getProperty("java.vm.version")).append('\n');
+                    .append(System.getProperty("java.vm.version")).append('\n')
+                    .append(CONTENTS).append('\n');
             if (!moduleOptions.isEmpty()) {
                 // none: the same digest as before module options counted, so existing caches stay valid
                 key.append("module options ").append(String.join(" ", moduleOptions)).append('\n');
@@ -270,9 +271,20 @@ public final class AotCache {
         }
     }
 
-    private static List<String> trainingOptions(Path work, List<String> moduleOptions) {
+    /**
+     * What the cache holds, part of its name: the training job's classes, loaded and linked, without
+     * its method profiles ({@code -XX:-AOTRecordTraining}). With the profiles (JEP 515), the rank JVMs
+     * of a job compiled the collectives' paths from those of the training job's two spinning ranks:
+     * 4 shm ranks on 2 cores, bench bcast and reduce, 12 interleaved pairs (docs/performance.md, stop
+     * 67), medians with against without the cache: 8-byte bcast 0.643 / 0.381 us (slower in 10 of
+     * 12), 64-byte 0.598 / 0.418, 8-byte reduce 0.775 / 0.605.
+     */
+    static final String CONTENTS = "classes without profiles";
+
+    static List<String> trainingOptions(Path work, List<String> moduleOptions) {
         List<String> options = new ArrayList<>(moduleOptions);
-        options.addAll(List.of("-XX:AOTCacheOutput=" + work.resolve("rank%p.aot"), "-Xlog:aot=warning", "-Xlog:cds=warning"));
+        options.addAll(List.of("-XX:AOTCacheOutput=" + work.resolve("rank%p.aot"), "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:-AOTRecordTraining", "-Xlog:aot=warning", "-Xlog:cds=warning"));
         return options;
     }
 }

@@ -14,8 +14,7 @@ import dev.tessera.runtime.Tessera;
  * bulk-synchronous job does through the framework (start-up, a Cartesian grid, halo
  * exchanges of heap arrays, point-to-point messages of 8 B to 64 KiB, allreduce, bcast,
  * barrier), repeated until the JIT has compiled the hot paths, so that the JVM records the
- * loaded classes and the method profiles of the framework and the JDK in the cache it
- * writes when it exits.
+ * classes of the framework and the JDK that such a job loads and links in the cache it writes when it exits (not its method profiles: {@link AotCache#CONTENTS}).
  *
  * <p>Usage (started by the launcher, not by users): {@code RankMain dev.tessera.launch.process.AotTraining [ROUNDS]}.
  */

@@ -47,6 +47,15 @@ class AotCacheTest {
     }
 
     @Test
+    void theTrainingJobRecordsClassesButNoProfiles(@TempDir Path dir) {
+        List<String> options = AotCache.trainingOptions(dir, List.of("--add-modules=jdk.incubator.vector"));
+        assertEquals("--add-modules=jdk.incubator.vector", options.get(0));
+        assertTrue(options.contains("-XX:AOTCacheOutput=" + dir.resolve("rank%p.aot")), options.toString());
+        int unlock = options.indexOf("-XX:+UnlockDiagnosticVMOptions");
+        assertTrue(unlock >= 0 && unlock < options.indexOf("-XX:-AOTRecordTraining"), options.toString());
+    }
+
+    @Test
     void theDirectoryComesFromTheEnvironment() {
         assertEquals(Path.of("/a/b"), AotCache.directory(Map.of("TESSERA_AOT_DIR", "/a/b", "XDG_CACHE_HOME", "/x")));
         assertEquals(Path.of("/x/tessera/aot"), AotCache.directory(Map.of("XDG_CACHE_HOME", "/x")));
