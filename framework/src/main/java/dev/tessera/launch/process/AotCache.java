@@ -21,17 +21,19 @@ import java.util.stream.Stream;
 /**
  * An ahead-of-time cache for rank processes (JDK 25's {@code -XX:AOTCache}, JEP 483): the JDK's
  * and the framework's classes already loaded and linked by a training run, so that a rank JVM
- * starts faster and does less of that work on the cores its job computes on. Four rank JVMs on two cores otherwise spend more CPU time starting and compiling the same
- * code than a short job spends computing. The training run's method profiles (JEP 515) are left
+ * starts faster and does less of that work on the cores its job computes on. Four rank JVMs on
+ * two cores otherwise spend more CPU time starting and compiling the same code than a short job
+ * spends computing. The training run's method profiles (JEP 515) are left
  * out ({@link #CONTENTS}): the rank JVMs compiled the collectives' paths from them and ran slower.
  *
  * <p>The cache covers the class path of the launcher (the framework and its libraries), which
  * every rank's class path starts with; the program's own entries are appended after it, which
  * the JVM accepts (it caches classes from jar files only, so a launcher started from class
- * directories, as in the framework's own tests, uses no cache). It is written once per build and JDK by a training job (two shm ranks
- * running {@link AotTraining}, a few seconds) into {@code TESSERA_AOT_DIR} (default
- * {@code ~/.cache/tessera/aot}; the four newest are kept), named by a digest of the JDK and of the launcher's class path
- * entries (path, size, modification time): a rebuilt framework gets a new cache. The JVM records
+ * directories, as in the framework's own tests, uses no cache). It is written once per build and
+ * JDK by a training job (two shm ranks running {@link AotTraining}, a few seconds) into
+ * {@code TESSERA_AOT_DIR} (default {@code ~/.cache/tessera/aot}; the four newest are kept), named
+ * by a digest of the JDK, of what the cache holds and of the launcher's class path entries (path,
+ * size, modification time): a rebuilt framework gets a new cache. The JVM records
  * the module options it ran with ({@code --add-modules} and the others of {@link #moduleOptions})
  * and refuses a cache written with others, with five error lines on stderr per rank; so the
  * training job runs with the ranks' module options and the digest covers them: NPB's ranks, which
@@ -104,7 +106,7 @@ public final class AotCache {
                     .append(System.getProperty("java.vm.version")).append('\n')
                     .append(CONTENTS).append('\n');
             if (!moduleOptions.isEmpty()) {
-                // none: the same digest as before module options counted, so existing caches stay valid
+                // only when there are some: a job without module options keys its cache as before they counted
                 key.append("module options ").append(String.join(" ", moduleOptions)).append('\n');
             }
             for (String entry : classPath.split(java.io.File.pathSeparator)) {
