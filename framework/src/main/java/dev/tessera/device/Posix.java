@@ -104,6 +104,33 @@ public final class Posix {
         }
     }
 
+    /**
+     * Calls a device makes through a downcall handle while it starts ({@link #linkFutex}, the shm
+     * device's cell copy): more than the JDK's threshold (127 calls through a handle that is not a
+     * compile-time constant, as in interpreted and C1 code) at which it customizes the handle's
+     * lambda form, generating and loading classes. Made at start-up, that work no longer falls
+     * into a job's first steps: on 4 shm ranks on 2 cores each rank JVM did it 0.2-0.9 s into
+     * the heat example's solve, twice (docs/performance.md, stop 68).
+     */
+    public static final int LINK_CALLS = 130;
+
+    /**
+     * Links the futex system call's downcall handle ahead of use: {@link #LINK_CALLS} wakes of a
+     * private word that nobody waits on (each returns at once). Returns whether the calls were made.
+     */
+    public static boolean linkFutex() {
+        if (SYSCALL == null) {
+            return false;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment word = arena.allocate(ValueLayout.JAVA_INT);
+            for (int i = 0; i < LINK_CALLS; i++) {
+                futexWake(word.address());
+            }
+        }
+        return true;
+    }
+
     /** A relative timeout (struct timespec) for {@link #futexWait}, in global memory so any thread may pass it. */
     public static MemorySegment timespec(long nanos) {
         MemorySegment ts = Arena.global().allocate(16, 8);

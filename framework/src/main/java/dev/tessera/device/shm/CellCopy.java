@@ -1,5 +1,6 @@
 package dev.tessera.device.shm;
 
+import dev.tessera.device.Posix;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -39,11 +40,13 @@ final class CellCopy {
     }
 
     /**
-     * Links the memcpy downcall and its invoker by one copy between two small native segments, so
-     * that a rank pays for them while its device starts and not at its first message of
-     * {@link #MIN_BYTES} or more: in a fresh JVM the JDK generates the downcall's stub class and the
-     * invoker's lambda forms, interpreted, and the heat example's first step on 4 shm ranks on 2
-     * cores took 80-100 ms against 10-40 ms for the next ones (docs/performance.md, stop 67).
+     * Links the memcpy downcall and its invoker by {@link Posix#LINK_CALLS} copies between two small
+     * native segments, so that a rank pays for them while its device starts and not during its
+     * first messages of {@link #MIN_BYTES} or more: in a fresh JVM the JDK generates the downcall's
+     * stub class and the invoker's lambda forms, interpreted, at the first call (the heat example's
+     * first step on 4 shm ranks on 2 cores took 80-100 ms against 10-40 ms for the next ones,
+     * docs/performance.md, stop 67), and once more at the handle's 128th call, when it customizes
+     * the handle's lambda form (stop 68).
      */
     static void link() {
         if (MEMCPY == null) {
@@ -52,10 +55,12 @@ final class CellCopy {
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             MemorySegment from = arena.allocate(Long.BYTES);
             MemorySegment to = arena.allocate(Long.BYTES);
-            from.set(ValueLayout.JAVA_LONG, 0, 0x5E55E2AL);
-            MEMCPY.invokeExact(to, from, (long) Long.BYTES);
-            if (to.get(ValueLayout.JAVA_LONG, 0) != 0x5E55E2AL) {
-                throw new IllegalStateException("memcpy of a message piece copied nothing");
+            for (int i = 0; i < Posix.LINK_CALLS; i++) {
+                from.set(ValueLayout.JAVA_LONG, 0, 0x5E55E2AL + i);
+                MEMCPY.invokeExact(to, from, (long) Long.BYTES);
+                if (to.get(ValueLayout.JAVA_LONG, 0) != 0x5E55E2AL + i) {
+                    throw new IllegalStateException("memcpy of a message piece copied nothing");
+                }
             }
         } catch (RuntimeException | Error e) {
             throw e;

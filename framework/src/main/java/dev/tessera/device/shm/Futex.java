@@ -22,6 +22,11 @@ final class Futex {
         return Posix.futexAvailable();
     }
 
+    /** Links the futex call's downcall while the device starts ({@link Posix#linkFutex}). */
+    static void link() {
+        Posix.linkFutex();
+    }
+
     /** A relative timeout (struct timespec) for {@link #await}, readable by the kernel from every thread. */
     static MemorySegment timeout(long nanos) {
         return Posix.timespec(nanos);

@@ -190,6 +190,33 @@ final class HeapCopy {
         }
     }
 
+    /**
+     * Links the helper's two downcalls while the device starts, as {@link CellCopy#link} does for
+     * memcpy: {@link dev.tessera.device.Posix#LINK_CALLS} offers through a private idle slot (each
+     * answers {@link #R_NOT_READY} at once) and as many reads of no bytes. Without it, two spinning
+     * ranks generated four lambda form classes per rank JVM in the first 0.2 s of the heat example's
+     * solve (docs/performance.md, stop 68).
+     *
+     * @throws IllegalStateException if the helper answers an idle slot's offer with anything else
+     */
+    static void link() {
+        if (Helper.OFFER == null) {
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment slot = arena.allocate(64, 64);   // IDLE: every field 0
+            MemorySegment src = arena.allocate(8, 8);
+            for (int i = 0; i < dev.tessera.device.Posix.LINK_CALLS; i++) {
+                int r = offer(slot, src, ProcessHandle.current().pid(), 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0);
+                if (r != R_NOT_READY) {
+                    throw new IllegalStateException("shm heap single copy: the helper answered " + r
+                            + " to an offer through an idle slot (expected " + R_NOT_READY + ")");
+                }
+                read(ProcessHandle.current().pid(), src.address(), src, 0);
+            }
+        }
+    }
+
     /** Compiles the helper unless a cached build exists; returns the shared library. */
     private static Path build() throws IOException, InterruptedException {
         String source;

@@ -262,6 +262,10 @@ public final class ShmDevice extends MatchingDevice {
         this.heapCopy = !blocking && readsAll && HeapCopy.available();
         ShmLayout.setIntRelease(file, ShmLayout.rankOffset(rank) + ShmLayout.R_HEAP_COPY, heapCopy ? 1 : 2);
         CellCopy.link();
+        Futex.link();
+        if (heapCopy) {
+            HeapCopy.link();
+        }
         failure.onRankDeath(this::failPendingWith);
     }
 
