@@ -206,13 +206,14 @@ final class HeapCopy {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment slot = arena.allocate(64, 64);   // IDLE: every field 0
             MemorySegment src = arena.allocate(8, 8);
+            long pid = ProcessHandle.current().pid();
             for (int i = 0; i < dev.tessera.device.Posix.LINK_CALLS; i++) {
-                int r = offer(slot, src, ProcessHandle.current().pid(), 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0);
+                int r = offer(slot, src, pid, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0);
                 if (r != R_NOT_READY) {
                     throw new IllegalStateException("shm heap single copy: the helper answered " + r
                             + " to an offer through an idle slot (expected " + R_NOT_READY + ")");
                 }
-                read(ProcessHandle.current().pid(), src.address(), src, 0);
+                read(pid, src.address(), src, 0);
             }
         }
     }

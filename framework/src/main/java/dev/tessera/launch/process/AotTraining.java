@@ -15,10 +15,13 @@ import dev.tessera.task.Team;
  * The rank program of the AOT training run ({@link AotCache}): what a typical
  * bulk-synchronous job does through the framework (start-up, a Cartesian grid, halo
  * exchanges of heap arrays, point-to-point messages of 8 B to 64 KiB, allreduce, bcast,
- * barrier, loops over the rank's team), repeated until the JIT has compiled the hot paths, so that the JVM records the
- * classes of the framework and the JDK that such a job loads and links in the cache it writes when it exits (not its method profiles: {@link AotCache#CONTENTS}).
+ * barrier, loops over the rank's team), repeated until the JIT has compiled the hot paths,
+ * so that the JVM records the classes of the framework and the JDK that such a job loads
+ * and links in the cache it writes when it exits (not its method profiles:
+ * {@link AotCache#CONTENTS}).
  *
- * <p>Usage (started by the launcher, not by users): {@code RankMain dev.tessera.launch.process.AotTraining [ROUNDS]}.
+ * <p>Usage (started by the launcher, not by users):
+ * {@code RankMain dev.tessera.launch.process.AotTraining [ROUNDS]}.
  */
 public final class AotTraining {
 
@@ -42,8 +45,8 @@ public final class AotTraining {
             Team team = session.team();
             double[] sums = new double[extent[0] + 2];
             for (int r = 0; r < rounds; r++) {
-                // a loop over the team as a solver's stencil runs it (the cache then holds its
-                // classes and lambda linkage: 6-30 ms of the first step of a job otherwise, stop 68)
+                // a loop over the team as a solver's stencil runs it (the cache then holds its classes
+                // and lambda linkage: 6-30 ms of the first step of a job otherwise, stop 68)
                 team.parallelForRange(1, extent[0] + 1, Schedule.STATIC, (from, to) -> {
                     for (int i = from; i < to; i++) {
                         sums[i] += field[halo.index(i, 1, 1)];
@@ -54,7 +57,8 @@ public final class AotTraining {
                 halo.begin(field).finish();
                 int n = sizes[r % sizes.length];
                 world.sendrecv(Buffer.of(out, 0, n), right, 1, Buffer.of(in, 0, n), left, 1);
-                Request.waitAll(world.irecv(Buffer.of(in, 0, n), left, 2), world.isend(Buffer.of(out, 0, n), right, 2));
+                Request.waitAll(world.irecv(Buffer.of(in, 0, n), left, 2),
+                        world.isend(Buffer.of(out, 0, n), right, 2));
                 check += world.allreduce((double) r, Op.SUM);
                 if (r % 16 == 0) {
                     world.bcast(Buffer.of(out, 0, 1 + r % 64), r % world.size());

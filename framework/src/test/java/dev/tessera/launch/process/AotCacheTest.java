@@ -133,7 +133,13 @@ class AotCacheTest {
         String launcherPath = jarredClassPath(dir);
         Path cacheDir = dir.resolve("cache");
         Path programClasses = Files.createDirectory(dir.resolve("program"));
-        Files.writeString(programClasses.resolve("note.txt"), "a non-empty class directory");
+        // the program of the second run, in a class directory as users pass theirs
+        String loops = TeamLoops.class.getName().replace('.', '/') + ".class";
+        Path loopsClass = programClasses.resolve(loops);
+        Files.createDirectories(loopsClass.getParent());
+        try (var in = AotCacheTest.class.getClassLoader().getResourceAsStream(loops)) {
+            Files.copy(in, loopsClass);
+        }
 
         Run first = launch(launcherPath, cacheDir, "--aot", "on", "-np", "2", "--device", "shm",
                 "dev.tessera.launch.process.AotTraining", "20");
@@ -148,13 +154,24 @@ class AotCacheTest {
         assertTrue(Files.size(written.get(0)) > 1_000_000, "a cache of the framework's classes, not a stub");
 
         Run second = launch(launcherPath, cacheDir, "--aot", "on", "-np", "2", "--device", "shm",
-                "--jvm-opt", "-Xlog:aot=info", "-cp", programClasses.toString(),
-                "dev.tessera.launch.process.AotTraining", "20");
+                "--jvm-opt", "-Xlog:aot=info", "--jvm-opt", "-Xlog:class+load=info",
+                "-cp", programClasses.toString(), TeamLoops.class.getName());
         assertEquals(0, second.status, second.output);
+        assertEquals(2, second.output.lines().filter(l -> l.contains("team loops done")).count(), second.output);
         assertFalse(second.output.contains("writing the rank processes' AOT cache"), second.output);
         // one line per rank JVM: both mapped the cache despite the class directory after the framework's jars
         assertEquals(2, second.output.lines().filter(l -> l.contains("Opened AOT cache " + written.get(0))).count(),
                 second.output);
+        // the training ran loops over the team, so the classes a program's team loops load (the team's
+        // own and the lambdas that carry a loop to its members) come from the cache, not from the jar
+        // in the middle of the job's first step
+        List<String> teamClasses = second.output.lines()
+                .filter(l -> l.contains("[class,load]") && l.contains(" dev.tessera.task.")).toList();
+        assertFalse(teamClasses.isEmpty(), second.output);
+        assertTrue(teamClasses.stream().anyMatch(l -> l.contains("$$Lambda")), String.join("\n", teamClasses));
+        List<String> notCached = teamClasses.stream().filter(l -> !l.contains("source: shared objects file")).toList();
+        assertTrue(notCached.isEmpty(),
+                "team classes loaded from outside the AOT cache:\n" + String.join("\n", notCached));
 
         Run off = launch(launcherPath, cacheDir, "--aot", "off", "-np", "2", "--device", "shm",
                 "--jvm-opt", "-Xlog:aot=info", "dev.tessera.launch.process.AotTraining", "20");
@@ -182,6 +199,25 @@ class AotCacheTest {
         assertEquals(0, again.status, again.output);
         assertFalse(again.output.contains("writing the rank processes' AOT cache"), again.output);
         assertFalse(again.output.contains("[error]"), again.output);
+    }
+
+    /** Loops over the rank's team as a solver's stencil does (a rank program for the test above). */
+    public static final class TeamLoops {
+        public static void main(String[] args) {
+            try (dev.tessera.runtime.Session session = dev.tessera.runtime.Tessera.init(args)) {
+                dev.tessera.task.Team team = session.team();
+                double[] a = new double[64];
+                for (int r = 0; r < 20; r++) {
+                    team.parallelForRange(0, a.length, dev.tessera.task.Schedule.STATIC, (from, to) -> {
+                        for (int i = from; i < to; i++) {
+                            a[i] += i;
+                        }
+                    });
+                    team.parallelFor(0, 4, dev.tessera.task.Schedule.dynamic(1), i -> a[i] += 1);
+                }
+                System.out.println("team loops done on rank " + session.world().rank() + ": " + a[63]);
+            }
+        }
     }
 
     /** Prints the JVM's command line arguments, its options among them (a rank program for the test below). */
