@@ -922,7 +922,7 @@ public final class ShmDevice extends MatchingDevice {
      */
     private boolean workInSight() {
         for (int p = 0; p < size; p++) {
-            if (p != rank && (inLanes[p].peekAt() >= 0 || outbound[p].queued > 0
+            if (p != rank && (inLanes[p].ready() || outbound[p].queued > 0
                     || current[p] != null && inbound[p].peekAt() >= 0
                     || outbound[p].heap != null || heapIn.get(p) != null)) {
                 return true;

@@ -25,6 +25,14 @@ import java.lang.foreign.MemorySegment;
  * the producer needs that line consumed, so it keeps one line free: an entry of {@code k}
  * lines needs {@code k + 1} free lines.
  *
+ * <p>A ping-pong would walk the whole lane, {@code lines} lines, before it came back to a line
+ * either core still holds in its first-level cache. So the producer rewinds when the lane is
+ * empty: every {@link ShmLayout#LANE_WINDOW} lines it reads the consumer's head, and if the
+ * consumer has read everything, the next entry starts at the next lap's first line instead,
+ * and a rewind mark, the negated sequence number the consumer expects, goes where it polls
+ * (published after the entry); the lines between count as used. A request-reply exchange stays
+ * in the lane's first lines; a stream, whose lane is not empty, uses all of it.
+ *
  * <p>The producer side is used by one thread at a time (the device's lock per destination).
  */
 final class ShmLane {
@@ -41,14 +49,28 @@ final class ShmLane {
     private long mine;
     /** Producer: lines of the entry {@link #claimAt} returned. */
     private int claimed;
+    /** Producer: the line where the entry {@link #claimAt} returned starts ({@link #mine}, or the next lap's first line). */
+    private long start;
+    /** Producer: the line from which the next claim looks whether the lane is empty (rewind); Long.MAX_VALUE: never. */
+    private long nextLook;
+    private final int window;
 
     ShmLane(MemorySegment file, long offset, boolean producer) {
+        this(file, offset, producer, ShmLayout.LANE_WINDOW);
+    }
+
+    /** A lane whose producer looks whether to rewind every {@code window} lines (0: never). */
+    ShmLane(MemorySegment file, long offset, boolean producer, int window) {
         this.lines = ShmLayout.LANE_LINES;
         this.mask = lines - 1;
         this.lane = file.asSlice(offset, ShmLayout.laneBytes());
         this.mine = ShmLayout.getLongAcquire(lane, 0);
         this.cachedHead = mine;
         this.headerAt = producer ? new boolean[lines] : null;
+        this.window = window;
+        // rewinding needs the entry to fit before the line it is skipped from (claimAt)
+        this.nextLook = window > 0 && window >= ShmLane.linesFor(ShmLayout.LANE_MAX) + 1 && window * 4 <= lines
+                ? (mine | mask) + 1 - lines + window : Long.MAX_VALUE;
         if (producer) {
             java.util.Arrays.fill(headerAt, true);   // the file starts zeroed: no word reads as a sequence number
         }
@@ -72,6 +94,16 @@ final class ShmLane {
      */
     long claimAt(int payload) {
         int k = linesFor(payload);
+        if (mine >= nextLook && ((int) mine & mask) >= window) {
+            cachedHead = ShmLayout.getLongAcquire(lane, 0);
+            if (cachedHead == mine) {
+                // empty, at least window lines into the lap (> k): start again at the next lap's first line
+                claimed = k;
+                start = (mine | mask) + 1;
+                return lineOffset(start);
+            }
+            nextLook = mine + window;
+        }
         if (mine + k - cachedHead >= lines) {
             cachedHead = ShmLayout.getLongAcquire(lane, 0);
             if (mine + k - cachedHead >= lines) {
@@ -79,12 +111,15 @@ final class ShmLane {
             }
         }
         claimed = k;
+        start = mine;
         return lineOffset(mine);
     }
 
     /** Publishes the entry {@link #claimAt} returned: its header (but the sequence word) and payload must be written. */
     void publish() {
         int k = claimed;
+        long from = mine;
+        mine = start;
         int p = (int) mine & mask;
         int next = (int) (mine + k) & mask;
         if (!headerAt[next]) {
@@ -100,6 +135,11 @@ final class ShmLane {
         long at = LANE_LINE + (long) p * LANE_LINE;
         mine += k;
         ShmLayout.setLongRelease(lane, at + L_SEQ, mine - k + 1);
+        if (from != start) {
+            // the rewind mark where the consumer polls (a header line: the entry before cleared it)
+            ShmLayout.setLongRelease(lane, lineOffset(from) + L_SEQ, -(from + 1));
+            nextLook = start + window;
+        }
     }
 
     // ------------------------------------------------------------------ consumer side
@@ -107,7 +147,24 @@ final class ShmLane {
     /** Offset of the next entry, or -1 if none is published yet. Read it, then {@link #release(int)}. */
     long peekAt() {
         long at = lineOffset(mine);
-        return ShmLayout.getLongAcquire(lane, at + L_SEQ) == mine + 1 ? at : -1;
+        long seq = ShmLayout.getLongAcquire(lane, at + L_SEQ);
+        if (seq == mine + 1) {
+            return at;
+        }
+        if (seq == -(mine + 1)) {
+            // a rewind mark: the entry is at the next lap's first line (published before the mark)
+            mine = (mine | mask) + 1;
+            at = lineOffset(mine);
+            return ShmLayout.getLongAcquire(lane, at + L_SEQ) == mine + 1 ? at : -1;
+        }
+        return -1;
+    }
+
+    /** True if an entry (or a rewind mark) waits; without side effects, for a look from outside the consumer's lock. */
+    boolean ready() {
+        long line = mine;
+        long seq = ShmLayout.getLongAcquire(lane, lineOffset(line) + L_SEQ);
+        return seq == line + 1 || seq == -(line + 1);
     }
 
     /** Frees the entry {@link #peekAt()} returned, of {@code k} lines, and publishes the head to the producer. */

@@ -108,6 +108,12 @@ final class ShmLayout {
      */
     static final int LANE_MAX = Math.max(0, Math.min(Integer.getInteger("tessera.shm.laneMax", 1024),
             LANE_LINES / 2 * 64 - 32));
+    /**
+     * Lines a lane's producer goes between looks at whether the lane is empty, to rewind to its
+     * first line ({@code tessera.shm.laneWindow}, default 128: 8 KiB; 0: never rewind).
+     * See {@link ShmLane}.
+     */
+    static final int LANE_WINDOW = Integer.getInteger("tessera.shm.laneWindow", 128);
     static final int LANE_ENTRY_HEADER = 32;
     static final int L_KIND = 0;
     static final int L_TAG = 4;

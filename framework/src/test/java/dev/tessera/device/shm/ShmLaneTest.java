@@ -199,8 +199,9 @@ class ShmLaneTest {
     void aPayloadWordOfAnEarlierLapNeverPassesForTheNextEntry() {
         // lap 1: a message of two lines at line 0 whose second line's bytes look like a whole entry with the
         // sequence number line 1 will expect on lap 2 (LANE_LINES + 2); then one-line messages up to line
-        // LANE_LINES (line 0 of lap 2). The receiver then polls line 1: it must not take the old payload
-        // for an entry (the sender clears that word when it publishes the entry before it)
+        // LANE_LINES (line 0 of lap 2; with the lane's rewind, the exchange gets there sooner and goes on in
+        // lap 2's first lines). The receiver then polls line 1: it must not take the old payload for an
+        // entry (the sender clears that word when it publishes the entry before it)
         int lines = ShmLayout.LANE_LINES;
         byte[] forged = bytes(64, 1);
         MemorySegment f = MemorySegment.ofArray(forged);
