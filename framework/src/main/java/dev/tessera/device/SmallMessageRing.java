@@ -15,16 +15,18 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Layout (native memory, 64-byte aligned): line 0 holds the count of consumed slots
  * (written by consumers, read by the producer only when the ring looks full); then
- * {@code slots} slots of one cache line each, and after them an overflow area of
- * {@code maxEntrySlots - 1} lines. A message takes one entry of {@code ceil((24 + bytes) / 64)}
- * consecutive slots: the first holds the sequence number (8 bytes; {@code n + 1} once the
+ * {@code slots} slots of {@link #SLOT_BYTES} bytes (half a cache line), and after them an
+ * overflow area of {@code maxEntrySlots - 1} slots. A message takes one entry of
+ * {@code ceil((24 + bytes) / SLOT_BYTES)} consecutive slots, so two messages of up to 8 bytes
+ * share a line and a receiver that drains a stream takes one line per two of them (stop 70);
+ * the first slot holds the sequence number (8 bytes; {@code n + 1} once the
  * entry that starts at slot position {@code n} is written), tag, context, element type code,
  * byte count (4 bytes each), and the payload follows the header without a gap, across as many
  * lines as it needs. An entry that starts near the ring's end runs on into the overflow area
  * (so each entry is contiguous memory) while it still occupies the slot positions at the
  * ring's start in the producer's count of free slots: no wrap-around marker and no split copy.
- * A message therefore moves between the two cores as exactly the lines its header and payload
- * need (one for up to {@value #FIRST_LINE_PAYLOAD} bytes, 17 for 1 KiB), written once by the
+ * A message therefore moves between the two cores as about the lines its header and payload
+ * need (half a line for up to 8 bytes, 17 lines for 1 KiB), written once by the
  * sender and read once by the receiver, with no lock, queue or request line of the receiver
  * touched by the sender. Entries are at most {@link #maxPayload(int)} bytes.
  *
@@ -36,11 +38,16 @@ import java.lang.invoke.VarHandle;
  */
 public final class SmallMessageRing {
 
-    /** Bytes per slot: one cache line. */
-    static final int SLOT_BYTES = 64;
+    /**
+     * Bytes per slot: half a cache line ({@code tessera.smp.ringSlotBytes}, 32 or 64; 64 gives
+     * every message lines of its own, as before stop 70).
+     */
+    static final int SLOT_BYTES = readSlotBytes();
+    /** The consumed count's line, before the slots. */
+    private static final int COUNT_LINE = 64;
     private static final int HEADER = 24;
-    /** Payload bytes that fit in an entry's first line, next to the header. */
-    public static final int FIRST_LINE_PAYLOAD = SLOT_BYTES - HEADER;
+    /** Payload bytes that fit in an entry's first slot, next to the header. */
+    public static final int FIRST_SLOT_PAYLOAD = SLOT_BYTES - HEADER;
     /**
      * Largest payload of one entry unless {@code tessera.smp.ringMax} says otherwise; a ring of
      * {@code slots} slots further takes at most what fits in half of them ({@link #maxPayload(int)}).
@@ -49,8 +56,16 @@ public final class SmallMessageRing {
      * receiver, which does not read them there, never takes over); at 1 KiB the ring is faster.
      */
     public static final int DEFAULT_MAX_PAYLOAD = 1024;
-    /** Slots per ring unless {@code tessera.smp.ringSlots} says otherwise (a power of two). */
-    public static final int DEFAULT_SLOTS = 128;
+    /** Slots per ring unless {@code tessera.smp.ringSlots} says otherwise (a power of two): 8 KiB. */
+    public static final int DEFAULT_SLOTS = 8192 / SLOT_BYTES;
+
+    private static int readSlotBytes() {
+        int bytes = Integer.getInteger("tessera.smp.ringSlotBytes", 32);
+        if (bytes != 32 && bytes != 64) {
+            throw new IllegalArgumentException("-Dtessera.smp.ringSlotBytes must be 32 or 64, got " + bytes);
+        }
+        return bytes;
+    }
 
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
@@ -68,9 +83,9 @@ public final class SmallMessageRing {
         }
         this.source = source;
         this.mask = slots - 1;
-        this.maxPayload = Math.min(Math.max(maxPayload, FIRST_LINE_PAYLOAD), maxPayload(slots));
+        this.maxPayload = Math.min(Math.max(maxPayload, FIRST_SLOT_PAYLOAD), maxPayload(slots));
         long overflow = entrySlots(this.maxPayload) - 1;
-        this.mem = Arena.ofAuto().allocate((1 + slots + overflow) * SLOT_BYTES, SLOT_BYTES);
+        this.mem = Arena.ofAuto().allocate(COUNT_LINE + (slots + overflow) * SLOT_BYTES, 64);
     }
 
     /**
@@ -87,7 +102,7 @@ public final class SmallMessageRing {
     }
 
     private static long slotOffset(long position, long mask) {
-        return (1 + (position & mask)) * SLOT_BYTES;
+        return COUNT_LINE + (position & mask) * SLOT_BYTES;
     }
 
     /** True if a published slot waits to be consumed (a hint, read without the lock). */

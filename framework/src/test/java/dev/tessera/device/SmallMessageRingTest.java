@@ -49,12 +49,12 @@ class SmallMessageRingTest {
     @Test
     void theEntrySizeFollowsThePayloadAndTheRingCapsIt() {
         assertEquals(1, SmallMessageRing.entrySlots(0));
-        assertEquals(1, SmallMessageRing.entrySlots(SmallMessageRing.FIRST_LINE_PAYLOAD));
-        assertEquals(2, SmallMessageRing.entrySlots(SmallMessageRing.FIRST_LINE_PAYLOAD + 1));
-        assertEquals(33, SmallMessageRing.entrySlots(2048));
-        assertEquals(4 * 64 - 24, SmallMessageRing.maxPayload(8), "half of 8 slots");
+        assertEquals(1, SmallMessageRing.entrySlots(SmallMessageRing.FIRST_SLOT_PAYLOAD));
+        assertEquals(2, SmallMessageRing.entrySlots(SmallMessageRing.FIRST_SLOT_PAYLOAD + 1));
+        assertEquals((24 + 2048 + SmallMessageRing.SLOT_BYTES - 1) / SmallMessageRing.SLOT_BYTES, SmallMessageRing.entrySlots(2048));
+        assertEquals(4 * SmallMessageRing.SLOT_BYTES - 24, SmallMessageRing.maxPayload(8), "half of 8 slots");
         assertEquals(SmallMessageRing.DEFAULT_MAX_PAYLOAD, engine.openRing(0, 128).maxPayload);
-        assertEquals(2048, engine.openRing(5, 128, 2048).maxPayload);
+        assertEquals(2048, engine.openRing(5, 256, 2048).maxPayload);
         assertEquals(SmallMessageRing.maxPayload(16), engine.openRing(1, 16).maxPayload);
         SmallMessageRing.Producer small = engine.openRing(2, 16, 100);
         assertEquals(100, small.maxPayload);
@@ -96,27 +96,32 @@ class SmallMessageRingTest {
         assertEquals(0, engine.unexpectedCount(0));
     }
 
+    /** The largest payload of an entry of {@code slots} slots. */
+    private static int fits(int slots) {
+        return slots * SmallMessageRing.SLOT_BYTES - 24;
+    }
+
     /** A run of mixed sizes fills the ring; the refused one fits once the engine has drained it. */
     @Test
     void aRingWithoutRoomForALongEntryRefusesItUntilDrained() {
-        SmallMessageRing.Producer ring = engine.openRing(2, 8);   // entries of at most 4 slots (232 bytes)
-        int[] sizes = {232, 8, 100, 40};                            // 4 + 1 + 2 + 1 = 8 slots: full
+        SmallMessageRing.Producer ring = engine.openRing(2, 8);   // entries of at most 4 slots
+        int[] sizes = {fits(4), fits(1), fits(2), fits(1)};         // 4 + 1 + 2 + 1 = 8 slots: full
         for (int i = 0; i < sizes.length; i++) {
             assertTrue(ring.offer(i, 0, 0, MemorySegment.ofArray(payload(i, sizes[i])), sizes[i]));
         }
         assertFalse(ring.offer(4, 0, 0, MemorySegment.ofArray(payload(4, 0)), 0), "not even one slot left");
         ReceiveRequest first = take(2, 0, 256);   // the post drains up to its match: four slots free again
-        assertArrayEquals(payload(0, 232), received(first));
-        assertTrue(ring.offer(4, 0, 0, MemorySegment.ofArray(payload(4, 232)), 232), "slots 0-3 of the next lap");
+        assertArrayEquals(payload(0, fits(4)), received(first));
+        assertTrue(ring.offer(4, 0, 0, MemorySegment.ofArray(payload(4, fits(4))), fits(4)), "slots 0-3 of the next lap");
         assertFalse(ring.offer(5, 0, 0, MemorySegment.ofArray(payload(5, 8)), 8), "full again");
         assertEquals(4, engine.unexpectedCount(0), "a complete drain leaves the rest as unexpected copies");
         // the whole ring is free: positions 12, 13-14, then 15-18, which runs past the ring's end
-        assertTrue(ring.offer(5, 0, 0, MemorySegment.ofArray(payload(5, 8)), 8));
-        assertTrue(ring.offer(6, 0, 0, MemorySegment.ofArray(payload(6, 100)), 100));
-        assertTrue(ring.offer(7, 0, 0, MemorySegment.ofArray(payload(7, 232)), 232));
-        assertFalse(ring.offer(8, 0, 0, MemorySegment.ofArray(payload(8, 100)), 100), "two slots needed, one free");
-        assertTrue(ring.offer(8, 0, 0, MemorySegment.ofArray(payload(8, 40)), 40), "one slot needed, one free");
-        int[] all = {232, 8, 100, 40, 232, 8, 100, 232, 40};
+        assertTrue(ring.offer(5, 0, 0, MemorySegment.ofArray(payload(5, fits(1))), fits(1)));
+        assertTrue(ring.offer(6, 0, 0, MemorySegment.ofArray(payload(6, fits(2))), fits(2)));
+        assertTrue(ring.offer(7, 0, 0, MemorySegment.ofArray(payload(7, fits(4))), fits(4)));
+        assertFalse(ring.offer(8, 0, 0, MemorySegment.ofArray(payload(8, fits(2))), fits(2)), "two slots needed, one free");
+        assertTrue(ring.offer(8, 0, 0, MemorySegment.ofArray(payload(8, fits(1))), fits(1)), "one slot needed, one free");
+        int[] all = {fits(4), fits(1), fits(2), fits(1), fits(4), fits(1), fits(2), fits(4), fits(1)};
         for (int i = 1; i < all.length; i++) {
             assertArrayEquals(payload(i, all[i]), received(take(2, i, 256)), "message " + i);
         }
@@ -133,14 +138,15 @@ class SmallMessageRingTest {
     @Test
     void aPayloadWordThatLooksLikeALaterSequenceNumberNeverPassesForAnEntry() {
         SmallMessageRing.Producer ring = engine.openRing(3, 8);
-        byte[] forged = payload(0, 100);   // two slots: the word at payload offset 40 is slot 1's sequence word
+        int secondSlotWord = SmallMessageRing.SLOT_BYTES - 24;   // payload offset of slot 1's sequence word
+        byte[] forged = payload(0, fits(2));   // two slots
         // slot 1 next starts an entry at position 9, which publishes sequence number 10
-        MemorySegment.ofArray(forged).set(ValueLayout.JAVA_LONG_UNALIGNED, 40, 10L);
-        assertTrue(ring.offer(0, 0, 0, MemorySegment.ofArray(forged), 100));
+        MemorySegment.ofArray(forged).set(ValueLayout.JAVA_LONG_UNALIGNED, secondSlotWord, 10L);
+        assertTrue(ring.offer(0, 0, 0, MemorySegment.ofArray(forged), forged.length));
         assertArrayEquals(forged, received(take(3, 0, 128)));
         // one-slot entries at positions 2..8: none covers slot 1, whose next entry starts at position 9
-        byte[] harmless = payload(1, 100);
-        MemorySegment.ofArray(harmless).set(ValueLayout.JAVA_LONG_UNALIGNED, 40, 2L);   // a position already past
+        byte[] harmless = payload(1, fits(2));
+        MemorySegment.ofArray(harmless).set(ValueLayout.JAVA_LONG_UNALIGNED, secondSlotWord, 2L);   // a position already past
         assertTrue(ring.offer(1, 0, 0, MemorySegment.ofArray(payload(1, 8)), 8));
         assertArrayEquals(payload(1, 8), received(take(3, 1, 8)));
         for (int i = 2; i <= 7; i++) {
@@ -150,7 +156,7 @@ class SmallMessageRingTest {
         assertFalse(engine.poll(), "no phantom entry at position 9");
         assertEquals(0, engine.unexpectedCount(0));
         // a real entry there is read normally
-        assertTrue(ring.offer(8, 0, 0, MemorySegment.ofArray(harmless), 100));
+        assertTrue(ring.offer(8, 0, 0, MemorySegment.ofArray(harmless), harmless.length));
         assertArrayEquals(harmless, received(take(3, 8, 128)));
     }
 }

@@ -25,8 +25,8 @@ import java.lang.foreign.MemorySegment;
  * <p>Small standard sends (up to {@link SmallMessageRing#DEFAULT_MAX_PAYLOAD} bytes,
  * {@code -Dtessera.smp.ringMax}, and the eager limit) take a faster path for message rate and
  * latency: the sending thread writes the message into its own ring to the receiver (one entry
- * of consecutive cache lines: one line up to {@value SmallMessageRing#FIRST_LINE_PAYLOAD} bytes,
- * then one more per 64 bytes) and completes at once, without
+ * of consecutive 32-byte slots: one, half a cache line, up to 8 bytes, then one more per 32
+ * bytes) and completes at once, without
  * the receiver's lock; the receiver matches it when it next takes its engine's lock (every
  * receive, probe and cancel) or polls in a wait ({@link #progress()}). A receiver parked in
  * a wait is unparked by the sender. A send that finds the ring full, or comes from a thread

@@ -83,7 +83,7 @@ class SmpRingTest {
 
     /** Sizes at the edges of ring entries (one slot, two, the largest entry) and just past the ring's limit. */
     private static final int M = SmallMessageRing.DEFAULT_MAX_PAYLOAD;
-    private static final int[] EDGE_SIZES = {0, 1, 40, 41, 104, 105, M - 24, M - 1, M, M + 1, 2 * M, 4096, 0, 8, M, M};
+    private static final int[] EDGE_SIZES = {0, 1, 8, 9, 40, 41, 72, 73, 104, 105, M - 24, M - 1, M, M + 1, 2 * M, 4096, 0, 8, M, M};
 
     private static byte[] edgeMessage(int seq, int bytes) {
         byte[] b = new byte[bytes];
@@ -99,7 +99,7 @@ class SmpRingTest {
         SmpDevice sender = new SmpDevice(fabric, 0, WaitMode.SPIN);
         SmpDevice receiver = new SmpDevice(fabric, 1, WaitMode.SPIN);
         assertEquals(M, fabric.ringMax(), "M and smaller on the ring, M + 1 locked");
-        int n = 20 * EDGE_SIZES.length;   // many laps of the 128-slot ring, and full rings (each batch > 128 slots)
+        int n = 20 * EDGE_SIZES.length;   // many laps of the ring, and full rings (each batch takes more slots than it has)
         int batch = 7;
         int received = 0;
         for (int sent = 0; sent < n; ) {
