@@ -110,8 +110,9 @@ final class ShmLayout {
             LANE_LINES / 2 * 64 - 32));
     /**
      * Lines a lane's producer goes between looks at whether the lane is empty, to rewind to its
-     * first line ({@code tessera.shm.laneWindow}, default 128: 8 KiB; 0: never rewind).
-     * See {@link ShmLane}.
+     * first line ({@code tessera.shm.laneWindow}, default 128: 8 KiB; 0: never rewind). A window
+     * shorter than the lane's largest entry plus one line, or longer than a quarter of the lane
+     * ({@code tessera.shm.laneLines}), also turns the rewind off. See {@link ShmLane}.
      */
     static final int LANE_WINDOW = Integer.getInteger("tessera.shm.laneWindow", 128);
     static final int LANE_ENTRY_HEADER = 32;
