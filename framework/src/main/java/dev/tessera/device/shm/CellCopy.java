@@ -1,25 +1,39 @@
 package dev.tessera.device.shm;
 
 import dev.tessera.device.Posix;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The sender's copy of a message piece into a ring cell. From {@link #MIN_BYTES} on it calls the C
- * library's memcpy as a critical downcall, which may take a heap array: the collector cannot move
- * the array during the call (no safepoint inside it), and the call holds it for one cell, at most a
- * few microseconds. On the Intel Xeon VM (docs/performance.md, stop 44) memcpy (rep movsb for these
- * sizes) wrote a 32 KiB cell that the receiver reads on the other core in 2.6 us against 3.1 us for
- * the JIT's copy stub; the receiver's copy out of the cell was not faster with it, so it keeps the
- * stub. {@code -Dtessera.shm.memcpyMin=N} sets the threshold (0: never).
+ * The sender's copy of a message piece into a ring cell. From {@link #MIN_BYTES} on it calls the
+ * shm helper's {@code tessera_shm_copy} ({@link HeapCopy#copyHandle}: the C library's memcpy,
+ * except at the few source-to-destination distances where rep movsb crawls, see
+ * {@link HeapCopy#ALIAS_WINDOW}) as a critical downcall, which may take a heap array: the
+ * collector cannot move the array during the call (no safepoint inside it), and the call holds it
+ * for one cell, at most a few microseconds. On the Intel Xeon VM (docs/performance.md, stop 44)
+ * memcpy (rep movsb for these sizes) wrote a 32 KiB cell that the receiver reads on the other core
+ * in 2.6 us against 3.1 us for the JIT's copy stub; the receiver's copy out of the cell was not
+ * faster with it, so it keeps the stub. {@code -Dtessera.shm.memcpyMin=N} sets the threshold (0:
+ * never). Without the helper (no C compiler) every piece takes the stub.
+ *
+ * <p>Pieces of 16 KiB or more: on the AMD EPYC Zen 4 VM the rate at which one vCPU's writes reach
+ * the other's reads has two levels that last seconds to minutes (docs/performance.md, stop 71;
+ * reproduced with two threads of a C program): a ring that passes 32 KiB pieces moved 25-28 GB/s
+ * with memcpy at one level and 2-3 GB/s at the other, 12-13 and 14-16 GB/s with non-temporal
+ * stores, which write around the caches. The helper times each such piece (rdtsc) and goes the
+ * way whose recent pieces cost less, with memcpy favoured 8 to 1 (a non-temporal piece always
+ * costs its writer less, but its reader fetches it from memory), trying the other way after 64
+ * pieces, then after twice as many each time it loses (up to 1024).
+ * {@code -Dtessera.shm.cellCopy=auto|memcpy|stream} (or TESSERA_SHM_CELL_COPY; default auto) fixes
+ * the way.
  */
 final class CellCopy {
 
     /** Smallest piece copied by memcpy; pieces are at most a cell's payload. */
     static final long MIN_BYTES = Long.getLong("tessera.shm.memcpyMin", 4096);
+    /** {@link ShmSwitch#cellCopy}: 0 auto, 1 memcpy, 2 non-temporal stores. */
+    static final int MODE = ShmSwitch.cellCopy();
     private static final MethodHandle MEMCPY = memcpy();
 
     private CellCopy() {
@@ -29,14 +43,11 @@ final class CellCopy {
         if (MIN_BYTES <= 0 || !System.getProperty("os.name", "").startsWith("Linux")) {
             return null;
         }
-        try {
-            Linker linker = Linker.nativeLinker();
-            return linker.downcallHandle(linker.defaultLookup().find("memcpy").orElseThrow(),
-                    FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
-                    Linker.Option.critical(true));
-        } catch (RuntimeException | LinkageError e) {
-            return null;
+        MethodHandle copy = HeapCopy.copyHandle();
+        if (copy != null) {
+            HeapCopy.copyMode(MODE);
         }
+        return copy;
     }
 
     /**

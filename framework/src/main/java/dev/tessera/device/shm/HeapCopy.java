@@ -101,11 +101,19 @@ final class HeapCopy {
     private static final class Helper {
         static final MethodHandle OFFER;
         static final MethodHandle READ;
+        static final MethodHandle COPY;
+        static final MethodHandle ALIASED;
+        static final MethodHandle COPY_MODE;
+        static final MethodHandle LAST_WAY;
         static final String STATUS;
 
         static {
             MethodHandle offer = null;
             MethodHandle read = null;
+            MethodHandle copy = null;
+            MethodHandle aliased = null;
+            MethodHandle copyMode = null;
+            MethodHandle lastWay = null;
             String status;
             try {
                 Path so = build();
@@ -119,10 +127,22 @@ final class HeapCopy {
                 read = linker.downcallHandle(lib.find("tessera_shm_read").orElseThrow(),
                         FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                                 ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
+                copy = linker.downcallHandle(lib.find("tessera_shm_copy").orElseThrow(),
+                        FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG), critical);
+                aliased = linker.downcallHandle(lib.find("tessera_shm_aliased").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG), critical);
+                copyMode = linker.downcallHandle(lib.find("tessera_shm_copy_mode").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                lastWay = linker.downcallHandle(lib.find("tessera_shm_copy_last_way").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT));
                 status = "on (helper " + so + ")";
             } catch (RuntimeException | LinkageError | IOException e) {
                 offer = null;
                 read = null;
+                copy = null;
+                aliased = null;
+                copyMode = null;
+                lastWay = null;
                 status = "off: " + e.getMessage();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -130,7 +150,83 @@ final class HeapCopy {
             }
             OFFER = offer;
             READ = read;
+            COPY = copy;
+            ALIASED = aliased;
+            COPY_MODE = copyMode;
+            LAST_WAY = lastWay;
             STATUS = status;
+        }
+    }
+
+    /**
+     * The helper's {@code tessera_shm_copy(dst, src, n)} (void; critical, so its arguments may be
+     * heap arrays), the sender's copy of a piece into a cell: for pieces of 16 KiB or more, memcpy
+     * or non-temporal stores as {@link #copyMode} says ({@link CellCopy}); memcpy for smaller ones;
+     * 64-byte moves instead of memcpy where the destination lies within {@link #ALIAS_WINDOW} bytes
+     * past the source modulo 4096 ({@link #aliased}). Null without the helper. Builds the helper
+     * on first call.
+     */
+    static MethodHandle copyHandle() {
+        return Helper.COPY;
+    }
+
+    /**
+     * Sets how {@link #copyHandle}'s copy takes pieces of 16 KiB or more, for the whole process:
+     * 0 adaptive, 1 memcpy, 2 non-temporal stores ({@code tessera.shm.cellCopy}), and forgets the
+     * calling thread's cost figures. Returns the mode in force (2 becomes 1 off x86-64), or -1
+     * without the helper.
+     */
+    static int copyMode(int mode) {
+        if (Helper.COPY_MODE == null) {
+            return -1;
+        }
+        try {
+            return (int) Helper.COPY_MODE.invokeExact(mode);
+        } catch (Throwable t) {
+            throw new IllegalStateException("shm: the helper failed", t);
+        }
+    }
+
+    /** How this thread's last copy of 16 KiB or more went: 0 memcpy, 1 non-temporal stores; -1 without the helper (tests). */
+    static int lastCopyWay() {
+        if (Helper.LAST_WAY == null) {
+            return -1;
+        }
+        try {
+            return (int) Helper.LAST_WAY.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException("shm: the helper failed", t);
+        }
+    }
+
+    /**
+     * The distances, modulo 4096, by which a destination may lie past its source before a copy
+     * slows down: 1 to ALIAS_WINDOW - 1 bytes. On the AMD EPYC Zen 4 VM rep movsb, which glibc's
+     * memcpy uses for copies of a few KiB to about the L3's size and the kernel uses for
+     * process_vm_readv, moved 2-3 GB/s at distances of 1 to 15 bytes and 11-55 GB/s at every other
+     * (all 4096 scanned; docs/performance.md, stop 71). Java arrays are 8-byte aligned, so two of
+     * them can be 8 bytes apart; two rank JVMs that allocate the same buffers in the same order
+     * often are, and a whole job's messages of one size then crawled. The JIT's copy stub
+     * ({@link MemorySegment#copy}) is not affected. The helper ({@code tessera_shm.c}) has the same
+     * constant.
+     */
+    static final int ALIAS_WINDOW = 16;
+
+    /** True if a copy from address {@code src} to address {@code dst} lies in the aliasing window. */
+    static boolean aliased(long dst, long src) {
+        long d = (dst - src) & 4095;
+        return d != 0 && d < ALIAS_WINDOW;
+    }
+
+    /** The helper's own answer to {@link #aliased} for a native {@code dst} (tests); -1 without the helper. */
+    static int helperAliased(MemorySegment dst, long src) {
+        if (Helper.ALIASED == null) {
+            return -1;
+        }
+        try {
+            return (int) Helper.ALIASED.invokeExact(dst, src);
+        } catch (Throwable t) {
+            throw new IllegalStateException("shm: the helper failed", t);
         }
     }
 
@@ -178,7 +274,12 @@ final class HeapCopy {
         }
     }
 
-    /** Reads {@code n} bytes at {@code address} of process {@code pid} into {@code dst} (heap or native); false on failure. */
+    /**
+     * Reads {@code n} bytes at {@code address} of process {@code pid} into {@code dst} (heap or
+     * native); false on failure. Where {@code dst} lies in the aliasing window past the source
+     * ({@link #aliased}), the helper reads through a bounce buffer of 64 KiB half a page away
+     * from the source and copies on from there.
+     */
     static boolean read(long pid, long address, MemorySegment dst, long n) {
         if (Helper.READ == null) {
             return SingleCopy.read(pid, address, dst, n);

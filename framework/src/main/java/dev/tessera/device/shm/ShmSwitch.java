@@ -40,7 +40,33 @@ final class ShmSwitch {
     }
 
     /**
-     * Reads every copy-path switch of this process ({@link SingleCopy#requested}, {@link HeapCopy#requested})
+     * How the sender copies pieces of 16 KiB or more into ring cells ({@code tessera.shm.cellCopy},
+     * then TESSERA_SHM_CELL_COPY): {@code auto} (0, the default: memcpy or non-temporal stores,
+     * whichever the thread's recent pieces found cheaper, {@link CellCopy}), {@code memcpy} (1) or
+     * {@code stream} (2). Another value is refused with the setting named.
+     */
+    static int cellCopy() {
+        String setting = "tessera.shm.cellCopy";
+        String value = System.getProperty(setting);
+        if (value == null) {
+            setting = "TESSERA_SHM_CELL_COPY";
+            value = System.getenv(setting);
+        }
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "auto" -> 0;
+            case "memcpy" -> 1;
+            case "stream" -> 2;
+            default -> throw new TesseraException(ErrorClass.ARG, setting + ": unknown value '" + value
+                    + "' (valid: auto, memcpy, stream)");
+        };
+    }
+
+    /**
+     * Reads every copy-path switch of this process ({@link SingleCopy#requested}, {@link HeapCopy#requested},
+     * {@link #cellCopy})
      * and refuses a bad one for {@code rank} before the device maps its file, so the error comes at once
      * and names the rank instead of turning a path off.
      */
@@ -48,6 +74,7 @@ final class ShmSwitch {
         try {
             SingleCopy.requested();
             HeapCopy.requested();
+            cellCopy();
         } catch (TesseraException e) {
             throw new TesseraException(ErrorClass.ARG, "rank " + rank + ": shm device: " + e.getMessage());
         }

@@ -39,8 +39,9 @@ final class SingleCopy {
     private static final MethodHandle READV;
     private static final MethodHandle PRCTL;
     private static final boolean AVAILABLE;
+    /** Per thread: the iovecs in the first 32 bytes, a page-aligned bounce buffer of BOUNCE bytes from 4096 on. */
     private static final ThreadLocal<MemorySegment> SCRATCH =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(32 + BOUNCE, 64));
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(2 * 4096 + BOUNCE, 4096));
 
     static {
         MethodHandle readv = null;
@@ -122,15 +123,21 @@ final class SingleCopy {
         return read(pid, probeAddress, out, 8) && out.get(ValueLayout.JAVA_LONG, 0) == (PROBE_MAGIC ^ pid);
     }
 
-    /** Reads {@code n} bytes at {@code address} of process {@code pid} into {@code dst}; false on failure. */
+    /**
+     * Reads {@code n} bytes at {@code address} of process {@code pid} into {@code dst}; false on
+     * failure. A heap {@code dst}, or a native one within {@link HeapCopy#ALIAS_WINDOW} bytes past
+     * the source modulo 4096 (where the kernel's copy crawls), is read through a bounce buffer at
+     * the source's own page offset, then copied on by the JIT's stub.
+     */
     static boolean read(long pid, long address, MemorySegment dst, long n) {
         MemorySegment scratch = SCRATCH.get();
         MemorySegment iov = scratch.asSlice(0, 32);
         try {
-            if (dst.isNative()) {
+            if (dst.isNative() && !HeapCopy.aliased(dst.address(), address)) {
                 return readv(pid, address, dst.address(), n, iov);
             }
-            MemorySegment bounce = scratch.asSlice(32, BOUNCE);
+            // BOUNCE is a multiple of 4096, so every piece keeps the distance 0 to the bounce buffer
+            MemorySegment bounce = scratch.asSlice(4096 + (address & 4095), BOUNCE);
             for (long done = 0; done < n; ) {
                 long k = Math.min(BOUNCE, n - done);
                 if (!readv(pid, address + done, bounce.address(), k, iov)) {

@@ -1,8 +1,9 @@
 /*
- * Tessera shm device: single copy of heap arrays (HeapCopy.java). Compiled with the system's C
- * compiler on first use and cached under ~/.cache/tessera/shm/<key>/. Both functions are
- * called as critical downcalls, so their pointer arguments may be Java heap arrays: the
- * collector cannot move an array while the call runs (no safepoint inside it).
+ * Tessera shm device: single copy of heap arrays (HeapCopy.java) and the sender's copy of a
+ * message piece into a ring cell (CellCopy.java). Compiled with the system's C compiler on first
+ * use and cached under ~/.cache/tessera/shm/<key>/. The functions are called as critical
+ * downcalls, so their pointer arguments may be Java heap arrays: the collector cannot move an
+ * array while the call runs (no safepoint inside it).
  *
  * A slot is one 64-byte line of the shared file per ordered pair of ranks (the sender's ring's
  * first line): int state at 0, int message id at 4, long address at 8, long length at 16.
@@ -43,8 +44,35 @@ static inline int64_t now_ns(void) {
     return (int64_t) t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/*
+ * Page-offset aliasing. On the AMD EPYC Zen 4 VM (docs/performance.md, stop 71) rep movsb, which
+ * glibc's memcpy uses for copies of a few KiB up to about the L3's size and the kernel uses for
+ * the copy of process_vm_readv, moved 2-3 GB/s where the destination lay 1 to 15 bytes past the
+ * source modulo 4096, against 45-55 GB/s (memcpy of 64 KiB) and 11-13 GB/s (process_vm_readv)
+ * at every other distance (all 4096 scanned). Java arrays are 8-byte aligned, so 8 is the one
+ * distance of that window two arrays can have, and two rank JVMs that allocate the same buffers in
+ * the same order often have it. A copy whose distance falls in the window goes another way: a read
+ * through a bounce buffer half a page away from the source (7-8 GB/s), a memcpy replaced by
+ * 64-byte moves (24-28 GB/s).
+ */
+#define ALIAS_WINDOW 16
+#define BOUNCE (64 * 1024)
+
+static inline int aliased(const void *dst, const void *src) {
+    uintptr_t d = ((uintptr_t) dst - (uintptr_t) src) & 4095;
+    return d != 0 && d < ALIAS_WINDOW;
+}
+
+/* 1 if a copy from src to dst lies in the aliasing window (for tests). */
+int32_t tessera_shm_aliased(const void *dst, int64_t src) {
+    return aliased(dst, (const void *) (uintptr_t) src);
+}
+
+/* per thread; the C library frees it when the thread ends */
+static __thread char bounce_area[BOUNCE + 2 * 4096];
+
 /* process_vm_readv of n bytes from remote in process pid into local; n, or -errno. */
-int64_t tessera_shm_read(int32_t pid, void *local, int64_t remote, int64_t n) {
+static int64_t read_direct(int32_t pid, void *local, int64_t remote, int64_t n) {
     int64_t done = 0;
     while (done < n) {
         struct iovec l = { (char *) local + done, (size_t) (n - done) };
@@ -62,6 +90,173 @@ int64_t tessera_shm_read(int32_t pid, void *local, int64_t remote, int64_t n) {
         done += got;
     }
     return done;
+}
+
+/* process_vm_readv of n bytes from remote in process pid into local (outside the aliasing window); n, or -errno. */
+int64_t tessera_shm_read(int32_t pid, void *local, int64_t remote, int64_t n) {
+    if (!aliased(local, (const void *) (uintptr_t) remote)) {
+        return read_direct(pid, local, remote, n);
+    }
+    /* pieces of BOUNCE bytes (a multiple of 4096) keep every piece's distance: 2048 to the bounce, 2048 less to local */
+    char *base = (char *) (((uintptr_t) bounce_area + 4095) & ~(uintptr_t) 4095);
+    char *b = base + (((uintptr_t) remote + 2048) & 4095);
+    int64_t done = 0;
+    while (done < n) {
+        int64_t k = n - done < BOUNCE ? n - done : BOUNCE;
+        int64_t got = read_direct(pid, b, remote + done, k);
+        if (got != k) {
+            return got < 0 ? got : -EFAULT;
+        }
+        memcpy((char *) local + done, b, (size_t) k);
+        done += k;
+    }
+    return done;
+}
+
+/* memcpy of n bytes, by 64-byte moves where the distance lies in the aliasing window. */
+static void copy_cached(void *dst, const void *src, int64_t n) {
+    if (!aliased(dst, src)) {
+        memcpy(dst, src, (size_t) n);
+        return;
+    }
+    char *d = (char *) dst;
+    const char *s = (const char *) src;
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        struct { uint64_t w[8]; } line;
+        memcpy(&line, s + i, 64);
+        memcpy(d + i, &line, 64);
+        __asm__("" : "+r"(i));   /* keeps the compiler from making the loop a memcpy call */
+    }
+    memcpy(d + i, s + i, (size_t) (n - i));
+}
+
+/*
+ * The cell copy's two ways. On the AMD EPYC Zen 4 VM the rate at which one vCPU's writes reach
+ * the other's reads has two levels that last seconds to minutes (docs/performance.md, stop 71;
+ * two threads of a C program passing 32 KiB pieces through 128 cells): 25-28 GB/s with memcpy at
+ * one, 2-3 GB/s at the other, where each line the writer fetches back from the reader's cache
+ * costs about as much as a trip to memory. Non-temporal stores, which write around the caches,
+ * moved 12-13 GB/s at the first level and 14-16 at the second. So a sender's pieces of
+ * ADAPT_MIN bytes or more go the way whose recent pieces cost fewer cycles per byte (a moving
+ * average per thread, a piece counting at most twice the average), with memcpy favoured
+ * STREAM_FACTOR to 1: a non-temporal piece always costs
+ * its writer less (75-110 cycles per KiB at both levels), but its reader fetches it from memory;
+ * memcpy cost 85-105 at the first level and 1,100-1,400 at the second (in that ring, 230-440
+ * where it was tried between non-temporal pieces at the first). The other way is tried after
+ * PROBE_EVERY pieces, then after twice as many each time it loses, up to PROBE_MAX, so that a
+ * memcpy tried at the slow level (30 us for 32 KiB) costs little; a switch starts over.
+ * copy_mode: 0 adaptive, 1 memcpy only, 2 streaming only (tessera.shm.cellCopy).
+ */
+#define ADAPT_MIN (16 * 1024)
+#define PROBE_EVERY 64
+#define PROBE_MAX 1024
+#define STREAM_FACTOR 8
+
+static int32_t copy_mode;
+static __thread uint64_t cost[2];   /* smoothed cycles per KiB: [0] memcpy, [1] streaming; 0 = not yet seen */
+static __thread uint32_t pieces;
+static __thread uint32_t probe_every = PROBE_EVERY;
+static __thread int32_t preferred;
+static __thread int32_t last_way;
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#include <x86intrin.h>
+#define HAVE_STREAM 1
+
+/* non-temporal copy of n bytes; the stores are fenced, so a release store after it publishes them */
+static void copy_stream(void *dst, const void *src, int64_t n) {
+    char *d = (char *) dst;
+    const char *s = (const char *) src;
+    int64_t head = (int64_t) ((16 - ((uintptr_t) d & 15)) & 15);
+    if (head > n) {
+        head = n;
+    }
+    memcpy(d, s, (size_t) head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; d += 64, s += 64, n -= 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *) s);
+        __m128i b = _mm_loadu_si128((const __m128i *) (s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *) (s + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *) (s + 48));
+        _mm_stream_si128((__m128i *) d, a);
+        _mm_stream_si128((__m128i *) (d + 16), b);
+        _mm_stream_si128((__m128i *) (d + 32), c);
+        _mm_stream_si128((__m128i *) (d + 48), e);
+    }
+    _mm_sfence();
+    memcpy(d, s, (size_t) n);
+}
+#else
+#define HAVE_STREAM 0
+#endif
+
+/*
+ * Sets copy_mode (0 adaptive, 1 memcpy, 2 streaming) and forgets the calling thread's figures;
+ * returns the mode in force (streaming needs x86-64).
+ */
+int32_t tessera_shm_copy_mode(int32_t mode) {
+    copy_mode = (mode == 2 && !HAVE_STREAM) ? 1 : mode;
+    cost[0] = cost[1] = 0;
+    pieces = 0;
+    probe_every = PROBE_EVERY;
+    preferred = 0;
+    return copy_mode;
+}
+
+/* The way this thread's last copy of ADAPT_MIN bytes or more went: 0 memcpy, 1 streaming (tests). */
+int32_t tessera_shm_copy_last_way(void) {
+    return last_way;
+}
+
+/* This thread's smoothed cost of a way, cycles per KiB (0: not yet seen; diagnostics and tests). */
+uint64_t tessera_shm_copy_cost(int32_t way) {
+    return cost[way != 0];
+}
+
+/* The sender's copy of a message piece into a cell: memcpy or non-temporal stores, see above. */
+void tessera_shm_copy(void *dst, const void *src, int64_t n) {
+#if HAVE_STREAM
+    if (n >= ADAPT_MIN && copy_mode != 1) {
+        int way;
+        if (copy_mode == 2) {
+            way = 1;
+        } else if (cost[0] == 0 || cost[1] == 0) {
+            way = cost[0] == 0 ? 0 : 1;
+        } else {
+            way = cost[1] * STREAM_FACTOR < cost[0] ? 1 : 0;
+            if (way != preferred) {
+                preferred = way;             /* a switch: look again soon */
+                probe_every = PROBE_EVERY;
+                pieces = 0;
+            } else if (++pieces >= probe_every) {
+                way = !way;                  /* a probe; each that keeps the choice doubles the interval */
+                pieces = 0;
+                probe_every = probe_every < PROBE_MAX ? probe_every * 2 : PROBE_MAX;
+            }
+        }
+        uint64_t t0 = __rdtsc();
+        if (way) {
+            copy_stream(dst, src, n);
+        } else {
+            copy_cached(dst, src, n);
+        }
+        uint64_t c = (__rdtsc() - t0) * 1024 / (uint64_t) n;
+        if (cost[way] != 0 && c > 2 * cost[way]) {
+            c = 2 * cost[way];   /* one piece slowed by an interrupt or a preemption moves the figure a little */
+        }
+        cost[way] = cost[way] == 0 ? c + 1 : (3 * cost[way] + c) / 4 + 1;
+        last_way = way;
+        return;
+    }
+#endif
+    if (n >= ADAPT_MIN) {
+        last_way = 0;
+    }
+    copy_cached(dst, src, n);
 }
 
 /* True if process pid has exited (gone, or a zombie not yet reaped). */

@@ -62,6 +62,34 @@ class ShmSwitchTest {
     }
 
     @Test
+    void theCellCopySettingTakesItsThreeValuesAndRefusesOthers() {
+        String name = "tessera.shm.cellCopy";
+        String before = System.getProperty(name);
+        try {
+            System.clearProperty(name);
+            assertEquals(0, ShmSwitch.cellCopy());
+            String[] values = {"auto", "MEMCPY", " stream "};
+            for (int i = 0; i < values.length; i++) {
+                System.setProperty(name, values[i]);
+                assertEquals(i, ShmSwitch.cellCopy(), values[i]);
+            }
+            System.setProperty(name, "nt");
+            TesseraException e = assertThrows(TesseraException.class, ShmSwitch::cellCopy);
+            assertEquals(ErrorClass.ARG, e.errorClass());
+            assertEquals("tessera.shm.cellCopy: unknown value 'nt' (valid: auto, memcpy, stream)", e.getMessage());
+            e = assertThrows(TesseraException.class, () -> ShmSwitch.check(3));
+            assertEquals("rank 3: shm device: tessera.shm.cellCopy: unknown value 'nt' (valid: auto, memcpy, stream)",
+                    e.getMessage());
+        } finally {
+            if (before == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, before);
+            }
+        }
+    }
+
+    @Test
     void joiningWithAMisspeltHeapSwitchFailsAtOnceNamingTheRank(@TempDir Path dir) {
         String before = System.getProperty("tessera.shm.heapSingleCopy");
         System.setProperty("tessera.shm.heapSingleCopy", "yse");
