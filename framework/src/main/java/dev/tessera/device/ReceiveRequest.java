@@ -81,7 +81,7 @@ public final class ReceiveRequest extends DeviceRequest {
     private void copyFrom(int msgType, long byteCount, MemorySegment from, long offset) {
         long n = acceptableBytes(msgType, byteCount);
         if (n > 0) {
-            MemorySegment.copy(from, offset, buffer, 0, n);
+            ScalarCopy.copy(from, offset, buffer, 0, n);
         }
     }
 

@@ -212,7 +212,7 @@ public final class SmallMessageRing {
             mem.set(INT, off + 16, typeCode);
             mem.set(INT, off + 20, bytes);
             if (bytes > 0) {
-                MemorySegment.copy(payload, 0, mem, off + HEADER, bytes);
+                ScalarCopy.copy(payload, 0, mem, off + HEADER, bytes);
             }
             guardNextHeader(p, end);
             LONG.setVolatile(mem, off, p + 1);
