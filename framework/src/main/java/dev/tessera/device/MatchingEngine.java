@@ -414,7 +414,7 @@ public final class MatchingEngine {
         Queues q = queues(context);
         ReceiveRequest r = takePosted(q, source, tag);
         if (r != null) {
-            r.accept(source, tag, byteCount, typeCode, slots, payloadOffset);
+            r.acceptFromRing(source, tag, byteCount, typeCode, slots, payloadOffset);
         } else if (posting != null && posting.context == context && posting.matches(source, tag)) {
             posting.acceptUnpublished(source, tag, byteCount, typeCode, slots, payloadOffset);
         } else {

@@ -211,8 +211,10 @@ public final class SmallMessageRing {
             mem.set(INT, off + 12, context);
             mem.set(INT, off + 16, typeCode);
             mem.set(INT, off + 20, bytes);
-            if (bytes > 0) {
-                ScalarCopy.copy(payload, 0, mem, off + HEADER, bytes);
+            if (bytes == Long.BYTES) {
+                mem.set(ValueLayout.JAVA_LONG_UNALIGNED, off + HEADER, payload.get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
+            } else if (bytes > 0) {
+                MemorySegment.copy(payload, 0, mem, off + HEADER, bytes);
             }
             guardNextHeader(p, end);
             LONG.setVolatile(mem, off, p + 1);

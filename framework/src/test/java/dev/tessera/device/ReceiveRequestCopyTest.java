@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The copy of a payload that lies in a device's memory (a ring slot, a lane entry) into a
- * posted receive's buffer: the 4- and 8-byte scalar copies and the general one, at every
- * alignment of source and destination, with guard bytes around the destination.
+ * posted receive's buffer, through {@code accept} (the shm lane) and {@code acceptFromRing} (the
+ * smp ring, whose 8-byte payloads move as one long), at every alignment of source and
+ * destination, with guard bytes around the destination.
  */
 @Timeout(60)
 class ReceiveRequestCopyTest {
@@ -32,7 +33,9 @@ class ReceiveRequestCopyTest {
             for (int n = 0; n <= 17; n++) {
                 for (int from = 0; from < 8; from++) {
                     for (int to = 0; to < 8; to++) {
-                        for (boolean heap : new boolean[] {true, false}) {
+                        for (int way = 0; way < 4; way++) {
+                            boolean heap = way % 2 == 0;
+                            boolean ring = way >= 2;
                             byte[] array = new byte[n + 16];
                             java.util.Arrays.fill(array, GUARD);
                             MemorySegment whole = heap ? MemorySegment.ofArray(array) : arena.allocate(n + 16);
@@ -41,8 +44,13 @@ class ReceiveRequestCopyTest {
                             }
                             MemorySegment buffer = whole.asSlice(to, n);
                             ReceiveRequest r = new ReceiveRequest(buffer, 1, 5, 0, ReceiveRequest.ANY_TYPE);
-                            r.accept(1, 5, n, 3, source, from);
-                            String where = n + " bytes from offset " + from + " to offset " + to + (heap ? " (heap)" : " (native)");
+                            if (ring) {
+                                r.acceptFromRing(1, 5, n, 3, source, from);
+                            } else {
+                                r.accept(1, 5, n, 3, source, from);
+                            }
+                            String where = n + " bytes from offset " + from + " to offset " + to + (heap ? " (heap" : " (native")
+                                    + (ring ? ", ring)" : ")");
                             assertTrue(r.isComplete(), where);
                             assertNull(r.error(), where);
                             assertEquals(n, r.byteCount(), where);
@@ -64,7 +72,7 @@ class ReceiveRequestCopyTest {
             byte[] array = new byte[room + 4];
             java.util.Arrays.fill(array, GUARD);
             ReceiveRequest r = new ReceiveRequest(MemorySegment.ofArray(array).asSlice(2, room), 0, 0, 0, 3);
-            r.accept(0, 0, 8, 3, source, 0);
+            r.acceptFromRing(0, 0, 8, 3, source, 0);
             assertEquals(ErrorClass.TRUNCATE, ((TesseraException) r.error()).errorClass(), "room " + room);
             for (int i = 0; i < array.length; i++) {
                 byte expected = i >= 2 && i < 2 + room ? (byte) (i - 1) : GUARD;
@@ -75,7 +83,7 @@ class ReceiveRequestCopyTest {
             byte[] array = new byte[8];
             java.util.Arrays.fill(array, GUARD);
             ReceiveRequest r = new ReceiveRequest(MemorySegment.ofArray(array), 0, 0, 0, 3);
-            r.accept(0, 0, n, 4, source, 0);
+            r.acceptFromRing(0, 0, n, 4, source, 0);
             assertEquals(ErrorClass.TYPE, ((TesseraException) r.error()).errorClass(), n + " bytes");
             for (byte b : array) {
                 assertEquals(GUARD, b, n + " bytes of another type");

@@ -38,7 +38,6 @@ import dev.tessera.device.IncomingMessage;
 import dev.tessera.device.JobFailure;
 import dev.tessera.device.MatchingEngine;
 import dev.tessera.device.ReceiveRequest;
-import dev.tessera.device.ScalarCopy;
 import dev.tessera.device.WaitMode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -702,7 +701,7 @@ public final class ShmDevice extends MatchingDevice {
         int n = (int) payload.byteSize();
         laneHeader(entries, at, L_MSG, tag, context, typeCode, n, 0);
         if (n > 0) {
-            ScalarCopy.copy(payload, 0, entries, at + L_PAYLOAD, n);
+            MemorySegment.copy(payload, 0, entries, at + L_PAYLOAD, n);
         }
     }
 
