@@ -29,14 +29,16 @@ import java.lang.invoke.VarHandle;
  *  24   short call code, 26 short element type, 28 int operation
  *  32   data of up to 96 bytes: a call with up to 32 moves one cache line
  * data slot (j, k mod DEPTH) at 64 members (1 + 2 LANE) + (DEPTH j + k mod DEPTH) stride
- *   0   data of more than 96 bytes, up to slotBytes
+ *   0   data of more than 1024 bytes (or half a slot), up to slotBytes
+ * middle slot (j, k mod MID_DEPTH) at 64 members (1 + 2 LANE) + DEPTH members stride + (MID_DEPTH j + k mod MID_DEPTH) 4096
+ *   0   data of more than 96 bytes, up to 1024 (or half a slot)
  * </pre>
  * Which of the two holds a call's data follows from the number of bytes the writer put into
  * it, which every reader knows (the root's count for a bcast, the vector for a reduction...).
  *
  * <p>Protocol. A flagged call k first waits until every member has started its call
  * k - AHEAD (AHEAD = 32 by default where ranks spin, 128 where they sleep, see {@link #ahead}; with data in a data slot
- * k - DEPTH + LAG + 1): a member reads a peer's data of call m during its own call m or m + 1
+ * k - DEPTH + LAG + 1, in a middle slot k - MID_DEPTH + LAG + 1 or k - AHEAD, whichever is later): a member reads a peer's data of call m during its own call m or m + 1
  * (the result shares of a split reduction), and its right neighbour's header line for the
  * deferred agreement check until it starts its call m + AHEAD at the latest (CHECK_LAG =
  * AHEAD - 1); a writer reuses a line LANE calls later, after every member started call
@@ -81,6 +83,7 @@ final class NodeCollectives {
 
     private static final int DEPTH = NodeRegion.DEPTH;
     private static final int LANE = NodeRegion.LANE;
+    private static final int MID_DEPTH = NodeRegion.MID_DEPTH;
     private static final int LINE = NodeRegion.LINE_BYTES;
     private static final int SEQ = 0;
     private static final int SIG = 8;
@@ -103,6 +106,9 @@ final class NodeCollectives {
      */
     private final long lineData;
     private final long slotsAt;
+    /** Data bytes a call may put into a middle slot: {@link NodeRegion#MID_BYTES}, or half a slot if less. */
+    private final long midData;
+    private final long midsAt;
     private final int[] worldOf;
     /** Per member: the highest sequence number seen in its slots (so a met condition is not read again). */
     private final long[] seen;
@@ -184,6 +190,8 @@ final class NodeCollectives {
         this.linesAt = (long) p * NodeRegion.LIVE_BYTES;
         this.lineData = Math.min(NodeRegion.LINE_DATA, region.slotBytes() / 2);
         this.slotsAt = linesAt + (long) p * LANE * LINE;
+        this.midData = Math.min(NodeRegion.MID_BYTES, region.slotBytes() / 2);
+        this.midsAt = slotsAt + (long) p * DEPTH * stride;
         this.worldOf = new int[p];
         for (int j = 0; j < p; j++) {
             worldOf[j] = comm.group.worldRank(j);
@@ -258,10 +266,16 @@ final class NodeCollectives {
     /**
      * Where member j's data of its call k starts, for a call that puts {@code bytes} bytes into
      * its slot (every member knows how many the writer put): in the lane entry up to
-     * {@link #lineData} bytes, else in its data slot of call k.
+     * {@link #lineData} bytes, else up to {@link #midData} in its middle slot of call k, else in its data slot of call k.
      */
     private long dataAt(int j, long k, long bytes) {
-        return bytes <= lineData ? lineAt(j, k) + DATA : slotsAt + ((long) j * DEPTH + (int) (k % DEPTH)) * stride;
+        if (bytes <= lineData) {
+            return lineAt(j, k) + DATA;
+        }
+        if (bytes <= midData) {
+            return midsAt + ((long) j * MID_DEPTH + (int) (k % MID_DEPTH)) * NodeRegion.MID_STRIDE;
+        }
+        return slotsAt + ((long) j * DEPTH + (int) (k % DEPTH)) * stride;
     }
 
     private static long live(long callIndex, boolean flagged) {
@@ -369,7 +383,8 @@ final class NodeCollectives {
             verifyRightPublished();   // and the later ones already there, in one batch of reads
         }
         // every member must have started this call: then line k (and data slot k) is read by nobody
-        long free = bytes > lineData ? k - DEPTH + LAG + 1 : k - ahead;
+        long free = bytes <= lineData ? k - ahead
+                : bytes <= midData ? Math.max(k - MID_DEPTH + LAG + 1, k - ahead) : k - DEPTH + LAG + 1;
         if (free >= 1) {
             for (int j = 0; j < p; j++) {
                 if (j != me) {

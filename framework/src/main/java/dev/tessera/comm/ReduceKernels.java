@@ -95,6 +95,21 @@ final class ReduceKernels {
             doubleLoop(SUM, a, b, o, o + n);
             return;
         }
+        if (n >= SMALL_STAGE_MIN && own.heapBase().orElse(null) instanceof double[] a
+                && out.heapBase().orElse(null) instanceof double[] b && ((own.address() | out.address()) & 7) == 0) {
+            // in (another rank's vector, in shared memory) staged a block at a time by one bulk copy, then a loop over arrays
+            double[] s = DOUBLE_STAGE.get()[0];
+            int oa = (int) (own.address() >>> 3);
+            int ob = (int) (out.address() >>> 3);
+            for (int done = 0; done < n; done += BLOCK) {
+                int m = Math.min(BLOCK, n - done);
+                MemorySegment.copy(in, D, (long) done << 3, s, 0, m);
+                for (int i = 0; i < m; i++) {
+                    b[ob + done + i] = s[i] + a[oa + done + i];
+                }
+            }
+            return;
+        }
         for (int i = 0; i < n; i++) {
             out.setAtIndex(D, i, in.getAtIndex(D, i) + own.getAtIndex(D, i));
         }
@@ -113,6 +128,21 @@ final class ReduceKernels {
             }
             MemorySegment.copy(in, 0, out, 0, (long) n * 4);
             floatLoop(SUM, a, b, o, o + n);
+            return;
+        }
+        if (n >= SMALL_STAGE_MIN && own.heapBase().orElse(null) instanceof float[] a
+                && out.heapBase().orElse(null) instanceof float[] b && ((own.address() | out.address()) & 3) == 0) {
+            // in (another rank's vector, in shared memory) staged a block at a time by one bulk copy, then a loop over arrays
+            float[] s = FLOAT_STAGE.get()[0];
+            int oa = (int) (own.address() >>> 2);
+            int ob = (int) (out.address() >>> 2);
+            for (int done = 0; done < n; done += BLOCK) {
+                int m = Math.min(BLOCK, n - done);
+                MemorySegment.copy(in, F, (long) done << 2, s, 0, m);
+                for (int i = 0; i < m; i++) {
+                    b[ob + done + i] = s[i] + a[oa + done + i];
+                }
+            }
             return;
         }
         for (int i = 0; i < n; i++) {
@@ -136,8 +166,16 @@ final class ReduceKernels {
 
     /** Elements per staged block: two blocks of doubles and the segments' lines fit a 48 KiB L1. */
     private static final int BLOCK = 1024;
-    /** Below this many elements the segment loops run as they are. */
+    /** From this many elements a three-operand sum over heap arrays ({@link #sumDoublesInto}) reads them in place. */
     private static final int STAGE_MIN = 128;
+    /**
+     * Below this many elements the segment loops run as they are; from it, a vector not in heap arrays of its type at
+     * one offset is staged. The segment loops' accesses are not hoisted out of the loop once the JIT has seen several
+     * kinds of segment (a shared-memory slice, a heap array) at them: 6-7 ns an element, so that a two-rank reduce of
+     * 64 floats through the slots took 0.34 us against Open MPI's 0.13 after a run of smaller ones, and 0.11 before
+     * them (docs/performance.md, stop 73); staging costs a few bulk copies.
+     */
+    private static final int SMALL_STAGE_MIN = 8;
     private static final ThreadLocal<double[][]> DOUBLE_STAGE = ThreadLocal.withInitial(() -> new double[2][BLOCK]);
     private static final ThreadLocal<float[][]> FLOAT_STAGE = ThreadLocal.withInitial(() -> new float[2][BLOCK]);
 
@@ -163,7 +201,7 @@ final class ReduceKernels {
             loop.run(op, type.cast(a), type.cast(b), o, o + n);
             return true;
         }
-        if (n < STAGE_MIN) {
+        if (n < SMALL_STAGE_MIN) {
             return false;
         }
         A[] s = stage.get();

@@ -12,7 +12,9 @@ import java.util.function.BooleanSupplier;
  * {@link #LANE} lane entries per member (each {@link #LINE_BYTES} bytes: a {@link #SLOT_HEADER}-byte
  * header, sequence number and call signature, followed by up to {@link #LINE_DATA} bytes of a
  * call's data, the first 32 in the header's cache line), then {@link #DEPTH} data slots of
- * {@link #slotBytes()} bytes per member for data that does not fit a lane entry.
+ * {@link #slotBytes()} bytes per member for data that does not fit a lane entry, then
+ * {@link #MID_DEPTH} middle slots of {@link #MID_BYTES} bytes per member for data that does not fit a lane
+ * entry but fits one of those (and half a data slot).
  */
 public interface NodeRegion {
 
@@ -29,6 +31,21 @@ public interface NodeRegion {
      * 1024 split between 0.21 and 0.99 us (docs/performance.md, stop 59).
      */
     int LANE = 256;
+    /**
+     * Middle slots per member, for data of more than {@link #LINE_DATA} bytes up to {@link #MID_BYTES}: calls with such
+     * data may run up to MID_DEPTH - 4 calls ahead of the slowest member, where the {@link #DEPTH} data slots allow 4.
+     * 4 shm ranks on 2 cores, a loop of 128-byte reduces: 1.9-2.3x Open MPI's time through the 8 data slots, 0.8-1.3x
+     * through 32 middle slots (medians of alternating rounds, docs/performance.md, stop 73).
+     */
+    int MID_DEPTH = 32;
+    /** Bytes of a middle slot: data up to this size (and half a data slot) goes through the middle slots. */
+    int MID_BYTES = 1024;
+    /**
+     * Bytes between two middle slots: a page, so that what a reader's prefetchers fetch past its call's data is not
+     * the next call's slot, which the writer is filling (2 shm ranks, 1 KiB bcast: 0.61 of Open MPI's time with
+     * 1 KiB between the slots, 0.48 with 4 KiB, 0.33-0.41 through the data slots; docs/performance.md, stop 73).
+     */
+    int MID_STRIDE = 4096;
     /** Bytes of a lane entry: two cache lines (data of up to 32 bytes moves in one). */
     int LINE_BYTES = 128;
     /** Bytes of a lane entry's header: a call's data of up to {@link #LINE_DATA} bytes follows it. */
@@ -44,7 +61,7 @@ public interface NodeRegion {
     /** Bytes of a region of {@code members} members with slots of {@code slotBytes} data bytes. */
     static long bytes(int members, int slotBytes) {
         return (long) members * LIVE_BYTES + (long) members * LANE * LINE_BYTES
-                + (long) members * DEPTH * slotStride(slotBytes);
+                + (long) members * DEPTH * slotStride(slotBytes) + (long) members * MID_DEPTH * MID_STRIDE;
     }
 
     /** The region: laid out as the class comment says, zero when the job starts. */

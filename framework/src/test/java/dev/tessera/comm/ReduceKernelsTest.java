@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReduceKernelsTest {
 
-    static final int[] COUNTS = {1, 7, 127, 128, 129, 1023, 1024, 1025, 3000};
+    static final int[] COUNTS = {1, 7, 8, 33, 127, 128, 129, 1023, 1024, 1025, 3000};
     static final int[] OPS = {0, 1, 2, 3};   // SUM, PROD, MIN, MAX (Op.Kind ordinals)
     static final String[] LAYOUTS = {"heap same offset", "heap other offsets", "native in", "native inout", "native both",
         "same array, same offset"};
@@ -149,43 +149,49 @@ class ReduceKernelsTest {
         return floats ? s.getAtIndex(ValueLayout.JAVA_FLOAT, i) : s.getAtIndex(ValueLayout.JAVA_DOUBLE, i);
     }
 
-    /** out = in + own, with in on the heap at out's offset, on the heap elsewhere, or in native memory. */
+    /**
+     * out = in + own, with in on the heap at out's offset, on the heap elsewhere, or in native memory; out at own's
+     * offset (the arrays read in place from 128 elements) or two elements before it (staged a block at a time).
+     */
     @Test
     void sumsIntoAThirdBufferMatchInEveryLayout() {
         Random r = new Random(3);
         for (int n : COUNTS) {
             for (int inKind = 0; inKind < 3; inKind++) {
-                double[] in = new double[n + 2 * PAD];
-                double[] own = new double[n + 2 * PAD];
-                float[] fin = new float[n + 2 * PAD];
-                float[] fown = new float[n + 2 * PAD];
-                for (int i = 0; i < in.length; i++) {
-                    in[i] = special(r, i);
-                    own[i] = special(r, i + 9);
-                    fin[i] = (float) in[i];
-                    fown[i] = (float) own[i];
-                }
-                double[] out = new double[n + 2 * PAD];
-                float[] fout = new float[n + 2 * PAD];
-                try (Arena arena = Arena.ofConfined()) {
-                    long inAt = inKind == 1 ? 1 : PAD;
-                    MemorySegment inD = inKind == 2 ? copyToNative(MemorySegment.ofArray(in), arena) : MemorySegment.ofArray(in);
-                    MemorySegment inF = inKind == 2 ? copyToNative(MemorySegment.ofArray(fin), arena) : MemorySegment.ofArray(fin);
-                    ReduceKernels.sumDoublesInto(inD.asSlice(inAt * 8, n * 8L), MemorySegment.ofArray(own).asSlice(PAD * 8L, n * 8L),
-                            MemorySegment.ofArray(out).asSlice(PAD * 8L, n * 8L), n);
-                    ReduceKernels.sumFloatsInto(inF.asSlice(inAt * 4, n * 4L), MemorySegment.ofArray(fown).asSlice(PAD * 4L, n * 4L),
-                            MemorySegment.ofArray(fout).asSlice(PAD * 4L, n * 4L), n);
-                    String what = "in kind " + inKind + ", " + n + " elements";
-                    for (int i = 0; i < n; i++) {
-                        assertEquals(Double.doubleToLongBits(in[(int) inAt + i] + own[PAD + i]), Double.doubleToLongBits(out[PAD + i]),
-                                what + ", double " + i);
-                        assertEquals(Float.floatToIntBits(fin[(int) inAt + i] + fown[PAD + i]), Float.floatToIntBits(fout[PAD + i]),
-                                what + ", float " + i);
+                for (int outAt : new int[] {PAD, PAD - 2}) {
+                    double[] in = new double[n + 2 * PAD];
+                    double[] own = new double[n + 2 * PAD];
+                    float[] fin = new float[n + 2 * PAD];
+                    float[] fown = new float[n + 2 * PAD];
+                    for (int i = 0; i < in.length; i++) {
+                        in[i] = special(r, i);
+                        own[i] = special(r, i + 9);
+                        fin[i] = (float) in[i];
+                        fown[i] = (float) own[i];
                     }
-                    for (int i = 0; i < PAD; i++) {
-                        assertEquals(0.0, out[i], what + ", before the range");
-                        assertEquals(0.0, out[n + PAD + i], what + ", after the range");
-                        assertEquals(0.0f, fout[i], what + ", before the range");
+                    double[] out = new double[n + 2 * PAD];
+                    float[] fout = new float[n + 2 * PAD];
+                    try (Arena arena = Arena.ofConfined()) {
+                        long inAt = inKind == 1 ? 1 : PAD;
+                        MemorySegment inD = inKind == 2 ? copyToNative(MemorySegment.ofArray(in), arena) : MemorySegment.ofArray(in);
+                        MemorySegment inF = inKind == 2 ? copyToNative(MemorySegment.ofArray(fin), arena) : MemorySegment.ofArray(fin);
+                        ReduceKernels.sumDoublesInto(inD.asSlice(inAt * 8, n * 8L), MemorySegment.ofArray(own).asSlice(PAD * 8L, n * 8L),
+                                MemorySegment.ofArray(out).asSlice(outAt * 8L, n * 8L), n);
+                        ReduceKernels.sumFloatsInto(inF.asSlice(inAt * 4, n * 4L), MemorySegment.ofArray(fown).asSlice(PAD * 4L, n * 4L),
+                                MemorySegment.ofArray(fout).asSlice(outAt * 4L, n * 4L), n);
+                        String what = "in kind " + inKind + ", out at " + outAt + ", " + n + " elements";
+                        for (int i = 0; i < n; i++) {
+                            assertEquals(Double.doubleToLongBits(in[(int) inAt + i] + own[PAD + i]),
+                                    Double.doubleToLongBits(out[outAt + i]), what + ", double " + i);
+                            assertEquals(Float.floatToIntBits(fin[(int) inAt + i] + fown[PAD + i]), Float.floatToIntBits(fout[outAt + i]),
+                                    what + ", float " + i);
+                        }
+                        for (int i = 0; i < out.length; i++) {
+                            if (i < outAt || i >= outAt + n) {
+                                assertEquals(0.0, out[i], what + ", double " + i + " outside the range");
+                                assertEquals(0.0f, fout[i], what + ", float " + i + " outside the range");
+                            }
+                        }
                     }
                 }
             }

@@ -849,6 +849,119 @@ class SharedMemoryCollectivesTest {
     }
 
     /**
+     * Calls whose data is too large for a lane entry but fits a middle slot (97 bytes to 1 KiB, or half a data
+     * slot) run up to MID_DEPTH - 4 calls ahead: the reduce contributors finish that many 128-byte calls before the
+     * root starts its first (it waits for their progress files; with only the 8 data slots they would stop after 4,
+     * and the job would end at its timeout). Then 180 calls of bcast, reduce, allreduce and allgather cycle through
+     * sizes on both sides of every tier's limit (lane entry, middle slot, data slot, chunks) with rotating roots and a
+     * rank that sleeps now and then, each result exact: a middle slot is not reused while a call of another tier is
+     * in flight. With 512-byte slots the middle slots take 97-256 bytes and the data slots 257-512.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"2", "4", "3 -Dtessera.wait=block", "4 -Dtessera.shm.coll.slotBytes=512"})
+    void middleSizedCallsRunAheadAndMixWithTheOtherTiers(String job) throws Exception {
+        String[] w = job.split(" ");
+        int ranks = Integer.parseInt(w[0]);
+        List<String> options = w.length > 1 ? List.of(w[1]) : List.of();
+        int runAhead = dev.tessera.device.NodeRegion.MID_DEPTH - 4;
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tessera-mid-");
+        String contributors = dir.resolve("contributor").toString();
+        try {
+            new ProcessJobRunner("shm", Duration.ofSeconds(100), 0, options).run(ranks, world -> {
+                int p = world.size();
+                int me = world.rank();
+                world.barrier();
+                if (me == p - 1) {
+                    for (int j = 0; j < p - 1; j++) {
+                        awaitProgress(contributors + j, runAhead);
+                    }
+                }
+                for (int i = 0; i < runAhead + 20; i++) {
+                    long[] x = new long[16];
+                    long[] r = new long[16];
+                    for (int t = 0; t < 16; t++) {
+                        x[t] = (long) i * (me + 1) + t;
+                        r[t] = -1;
+                    }
+                    world.reduce(Buffer.of(x), Buffer.of(r), Op.SUM, p - 1);
+                    for (int t = 0; t < 16; t++) {
+                        long want = me == p - 1 ? (long) i * p * (p + 1) / 2 + (long) p * t : -1;
+                        assertEquals(want, r[t], "128-byte reduce " + i + ", element " + t + " on rank " + me);
+                    }
+                    if (me != p - 1 && i < runAhead) {
+                        progress(contributors + me, i + 1);
+                    }
+                }
+                mixedTiers(world);
+            });
+        } finally {
+            try (var files = java.nio.file.Files.list(dir)) {
+                for (java.nio.file.Path f : files.toList()) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            }
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
+    /**
+     * 180 calls of bcast, reduce, allreduce and allgather through sizes on both sides of every tier's limit (lane
+     * entry, middle slot, data slot, chunks), rotating roots, a rank that sleeps now and then: each result exact.
+     */
+    static void mixedTiers(Comm world) throws InterruptedException {
+        int p = world.size();
+        int me = world.rank();
+        int[] sizes = {1, 12, 13, 32, 33, 100, 128, 129, 1000, 8 * 1024 + 1, 20_000};
+        for (int i = 0; i < 180; i++) {
+            int n = sizes[i % sizes.length];
+            int r = i % p;
+            if (me == r && i % 29 == 0) {
+                Thread.sleep(10);
+            }
+            long[] v = new long[n];
+            for (int t = 0; t < n; t++) {
+                v[t] = me == r ? i * 1000L + t : -1;
+            }
+            world.bcast(Buffer.of(v), r);
+            for (int t = 0; t < n; t++) {
+                assertEquals(i * 1000L + t, v[t], "bcast " + i + " of " + n + " longs from " + r + ", element " + t);
+            }
+            long[] x = new long[n];
+            long[] sum = new long[n];
+            for (int t = 0; t < n; t++) {
+                x[t] = (long) me * n + t + i;
+            }
+            int root = (i + 1) % p;
+            world.reduce(Buffer.of(x), Buffer.of(sum), Op.SUM, root);
+            if (me == root) {
+                for (int t = 0; t < n; t++) {
+                    assertEquals((long) n * p * (p - 1) / 2 + (long) p * (t + i), sum[t],
+                            "reduce " + i + " of " + n + " longs, element " + t);
+                }
+            }
+            double[] d = new double[n];
+            for (int t = 0; t < n; t++) {
+                d[t] = (me + t + i) % p == 0 ? 1.5 * t + i : -1;
+            }
+            world.allreduce(Buffer.of(d), Op.MAX);
+            for (int t = 0; t < n; t++) {
+                assertEquals(1.5 * t + i, d[t], "allreduce " + i + " of " + n + " doubles, element " + t + " on rank " + me);
+            }
+            int[] mine = new int[n];
+            for (int t = 0; t < n; t++) {
+                mine[t] = me * 100_000 + t - i;
+            }
+            int[] all = new int[n * p];
+            world.allgather(Buffer.of(mine), Buffer.of(all));
+            for (int q = 0; q < p; q++) {
+                for (int t = 0; t < n; t++) {
+                    assertEquals(q * 100_000 + t - i, all[q * n + t], "allgather " + i + " of " + n + " ints, block " + q);
+                }
+            }
+        }
+    }
+
+    /**
      * The agreement check at the deep end of the lane: the root has finished RUN_AHEAD bcasts of
      * 8 bytes before rank p - 1 starts; that rank's call number {@code at} then passes another
      * count, or is a nonblocking ibcast: the job ends with the disagreement error, not a hang and

@@ -134,6 +134,13 @@ class SmpSharedMemoryCollectivesTest {
         });
     }
 
+    /** Calls in the lane entries, middle slots, data slots and chunks, mixed, on the smp device's region. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 4})
+    void everyTierMixed(int ranks) {
+        new SmpJobRunner().run(ranks, SharedMemoryCollectivesTest::mixedTiers);
+    }
+
     /** Many small calls with rotating roots on every rank count: the lanes are reused in order. */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 4})
