@@ -186,7 +186,7 @@ final class ReduceKernels {
 
     /**
      * io[i] = in[i] op io[i] by {@code loop} over arrays of {@code type}: the segments' own arrays
-     * when both are heap arrays of that type at the same offset, else (from {@link #STAGE_MIN}
+     * when both are heap arrays of that type at the same offset, else (from {@link #SMALL_STAGE_MIN}
      * elements) blocks staged through the thread's two arrays {@code stage}; false if neither.
      * {@code shift} is log2 of the element's size, {@code layout} the element's layout.
      */
