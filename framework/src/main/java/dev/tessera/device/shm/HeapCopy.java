@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  * the pair's slot and waits until the receiver has read it, or withdraws after
  * {@link #OFFER_NANOS} if the receiver has not started, so the sender's thread reaches a
  * safepoint at least that often (plus one read once the receiver has started). The receiver
- * reads into its buffer, a heap array too, through {@code tessera_shm_read}, also critical.
+ * reads into its buffer, a heap array too, through {@code tessera_shm_read}, also critical. A
+ * message larger than {@link #PIECE_BYTES} is offered and read a piece at a time, the sender's
+ * thread back in Java between pieces.
  *
  * <p>{@code -Dtessera.shm.heapSingleCopy=true|false} or {@code TESSERA_SHM_HEAP_SINGLE_COPY=1|0}
  * (the property wins; default on); used only where single copy for native memory is on
@@ -42,14 +44,27 @@ final class HeapCopy {
     /** Smallest heap message sent by single copy ({@code tessera.shm.heapSingleCopyMin}). */
     static final long MIN_BYTES = Long.getLong("tessera.shm.heapSingleCopyMin", 16 * 1024);
     /**
-     * Largest ({@code tessera.shm.heapSingleCopyMax}, default 2 MiB). The sender's thread stays in
-     * the critical call while the receiver reads, about 0.1 ms per MiB on the Intel Xeon VM, and
-     * every other thread of its JVM that reaches a safepoint waits that long. On that VM a 4 MiB
-     * ping-pong took 398-470 us by single copy and 353-375 us through the ring, whose two copies
-     * run on both cores at once once the message no longer fits the 2 MiB L2 (3 alternating
-     * rounds, docs/performance.md, stop 47).
+     * Largest ({@code tessera.shm.heapSingleCopyMax}, bytes; default: no limit). Messages larger than
+     * {@link #PIECE_BYTES} are offered a piece at a time.
      */
-    static final long MAX_BYTES = Long.getLong("tessera.shm.heapSingleCopyMax", 2L << 20);
+    static final long MAX_BYTES = Long.getLong("tessera.shm.heapSingleCopyMax", Long.MAX_VALUE);
+    /**
+     * Largest piece of a message offered at once ({@code tessera.shm.heapSingleCopyPiece}, default
+     * 2 MiB). The sender's thread stays in the critical call while the receiver reads a piece,
+     * about 0.1 ms per MiB, and every other thread of its JVM that reaches a safepoint waits that
+     * long; between pieces it returns to Java. Up to stop 73 this was the largest message, and
+     * larger ones took the ring: on the Intel Xeon VM a 4 MiB ping-pong took 398-470 us by single
+     * copy and 353-375 us through the ring (stop 47), but on the AMD EPYC Zen 4 VM the ring's copy
+     * into the cells fell to the VM's slow level in whole jobs (4 MiB 1.7-1.9 ms against Open MPI's
+     * 0.4, docs/performance.md, stops 71 and 74).
+     */
+    static final long PIECE_BYTES = Math.max(4096, Long.getLong("tessera.shm.heapSingleCopyPiece", 2L << 20));
+    /**
+     * Largest message for which the device tells the collectives that heap arrays go by single
+     * copy ({@code NodeRegion#singleCopies}): the collectives' choices between the slots and point to
+     * point were measured up to it (PairCopyDecision).
+     */
+    static final long COLLECTIVE_MAX_BYTES = Math.min(MAX_BYTES, 2L << 20);
     /** Longest wait of the sender inside the helper before the receiver starts reading. */
     static final long OFFER_NANOS = Long.getLong("tessera.shm.heapOfferMicros", 50) * 1000L;
     /**
@@ -83,6 +98,9 @@ final class HeapCopy {
     static final int S_ID = 4;
     static final int S_ADDRESS = 8;
     static final int S_LENGTH = 16;
+    /** Where the offered piece starts in the message (long), and whether pieces follow it (int, nonzero). */
+    static final int S_OFFSET = 24;
+    static final int S_MORE = 32;
 
     /** Result bits of {@link #offer}. */
     static final int R_DONE = 1;
@@ -91,6 +109,8 @@ final class HeapCopy {
     static final int R_SERVED = 8;
     static final int R_SERVE_FAILED = 16;
     static final int R_NOT_READY = 32;
+    /** With {@link #R_SERVED}: the piece served was not the message's last. */
+    static final int R_MORE = 64;
 
     private static final String SOURCE = "tessera_shm.c";
 
@@ -122,8 +142,9 @@ final class HeapCopy {
                 Linker.Option critical = Linker.Option.critical(true);
                 offer = linker.downcallHandle(lib.find("tessera_shm_offer").orElseThrow(),
                         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                                ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
-                                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG), critical);
+                                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                                ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                                ValueLayout.JAVA_LONG), critical);
                 read = linker.downcallHandle(lib.find("tessera_shm_read").orElseThrow(),
                         FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                                 ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
@@ -260,15 +281,17 @@ final class HeapCopy {
     }
 
     /**
-     * The sender's offer of {@code src} (a heap array) through {@code slot}, READY; while it waits,
-     * serves the message offered in {@code in} (may be {@link MemorySegment#NULL}) into {@code dst}.
-     * Returns the helper's result bits.
+     * The sender's offer of {@code src} (a piece of a heap array: the message's bytes from
+     * {@code offset}; {@code more}: pieces follow) through {@code slot}, READY; while it waits,
+     * serves the piece offered in {@code in} (may be {@link MemorySegment#NULL}) into {@code dst}
+     * (the first {@code m} bytes of the receive buffer, the piece at its own offset). Returns the
+     * helper's result bits.
      */
-    static int offer(MemorySegment slot, MemorySegment src, long peerPid, long spinNanos, MemorySegment in, long inPid,
-                     MemorySegment dst, long m) {
+    static int offer(MemorySegment slot, MemorySegment src, long offset, boolean more, long peerPid, long spinNanos,
+                     MemorySegment in, long inPid, MemorySegment dst, long m) {
         try {
-            return (int) Helper.OFFER.invokeExact(slot, src, src.byteSize(), (int) peerPid, spinNanos, in, (int) inPid,
-                    dst, m);
+            return (int) Helper.OFFER.invokeExact(slot, src, src.byteSize(), offset, more ? 1 : 0, (int) peerPid,
+                    spinNanos, in, (int) inPid, dst, m);
         } catch (Throwable t) {
             throw new IllegalStateException("shm heap single copy: the helper failed", t);
         }
@@ -309,7 +332,7 @@ final class HeapCopy {
             MemorySegment src = arena.allocate(8, 8);
             long pid = ProcessHandle.current().pid();
             for (int i = 0; i < dev.tessera.device.Posix.LINK_CALLS; i++) {
-                int r = offer(slot, src, pid, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0);
+                int r = offer(slot, src, 0, false, pid, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0);
                 if (r != R_NOT_READY) {
                     throw new IllegalStateException("shm heap single copy: the helper answered " + r
                             + " to an offer through an idle slot (expected " + R_NOT_READY + ")");

@@ -361,6 +361,8 @@ public final class ShmDevice extends MatchingDevice {
         boolean heap;
         /** Offers made before the receiver matched ({@link HeapCopy#PRE_OFFERS} at most). */
         int preOffers;
+        /** Bytes of a heap single-copy message the receiver has read: where its next piece starts. */
+        long heapOffset;
 
         Outgoing(MemorySegment payload, int kind, int tag, int context, int typeCode, int id, boolean sync,
                  DeviceRequest request) {
@@ -1323,7 +1325,9 @@ public final class ShmDevice extends MatchingDevice {
                 return;
             }
             long n = receive.acceptableBytes(envelope);
-            if (n == 0) {
+            if (n == 0 && envelope.byteCount() <= HeapCopy.PIECE_BYTES) {
+                // nothing to read (a message of several pieces is read as usual, piece by piece, into no bytes:
+                // its sender moves on to the next piece after each DONE)
                 receive.accept(envelope, this);
                 ShmLayout.setIntRelease(inSlot[peer], HeapCopy.S_STATE, HeapCopy.DONE);
                 return;
@@ -1373,11 +1377,21 @@ public final class ShmDevice extends MatchingDevice {
         }
         if (in == HeapCopy.OFFERED
                 && ShmLayout.casInt(inSlot[peer], HeapCopy.S_STATE, HeapCopy.OFFERED, HeapCopy.READING)) {
-            long address = inSlot[peer].get(ValueLayout.JAVA_LONG, HeapCopy.S_ADDRESS);
-            boolean ok = HeapCopy.read(peerPids[peer], address, r.destination(), r.n());
-            heapIn.set(peer, null);
-            ShmLayout.setIntRelease(inSlot[peer], HeapCopy.S_STATE, ok ? HeapCopy.DONE : HeapCopy.FAILED);
-            heapRead(peer, r, ok);
+            MemorySegment slot = inSlot[peer];
+            long address = slot.get(ValueLayout.JAVA_LONG, HeapCopy.S_ADDRESS);
+            long length = slot.get(ValueLayout.JAVA_LONG, HeapCopy.S_LENGTH);
+            long offset = slot.get(ValueLayout.JAVA_LONG, HeapCopy.S_OFFSET);
+            boolean more = slot.get(ValueLayout.JAVA_INT, HeapCopy.S_MORE) != 0;
+            // the piece at its offset, within the bytes the receive accepts (a truncated receive reads none of the rest)
+            long n = offset >= r.n() ? 0 : Math.min(length, r.n() - offset);
+            boolean ok = n == 0 || HeapCopy.read(peerPids[peer], address, r.destination().asSlice(offset, n), n);
+            if (ok && more) {
+                ShmLayout.setIntRelease(slot, HeapCopy.S_STATE, HeapCopy.DONE);   // the sender offers the next piece
+            } else {
+                heapIn.set(peer, null);
+                ShmLayout.setIntRelease(slot, HeapCopy.S_STATE, ok ? HeapCopy.DONE : HeapCopy.FAILED);
+                heapRead(peer, r, ok);
+            }
             any = true;
         }
         h = outbound[peer].heap;
@@ -1387,11 +1401,24 @@ public final class ShmDevice extends MatchingDevice {
         return any;
     }
 
+    /**
+     * Offers this rank's heap message {@code h} to {@code peer} while the pair's slot is READY (or
+     * POSTED, for a first piece offered before the receiver matched), a piece of at most
+     * {@link HeapCopy#PIECE_BYTES} at a time: after a piece is read (DONE) and more follow, the
+     * sender moves the slot back to READY and offers the next at once, from Java, so its thread
+     * may reach a safepoint between pieces. True if anything moved.
+     */
     private boolean heapOffer(int peer, Outgoing h) {
-        int state = ShmLayout.getIntAcquire(outSlot[peer], HeapCopy.S_STATE);
-        boolean pre = state == HeapCopy.POSTED && HeapCopy.PRE_OFFER_NANOS > 0 && h.firstSent
-                && h.preOffers < HeapCopy.PRE_OFFERS;
-        if (state == HeapCopy.READY || pre) {
+        MemorySegment slot = outSlot[peer];
+        long total = h.payload.byteSize();
+        int state = ShmLayout.getIntAcquire(slot, HeapCopy.S_STATE);
+        boolean any = false;
+        while (true) {
+            boolean pre = state == HeapCopy.POSTED && HeapCopy.PRE_OFFER_NANOS > 0 && h.firstSent
+                    && h.preOffers < HeapCopy.PRE_OFFERS && h.heapOffset == 0;
+            if (state != HeapCopy.READY && !pre) {
+                break;
+            }
             long spin = state == HeapCopy.READY ? HeapCopy.OFFER_NANOS : HeapCopy.PRE_OFFER_NANOS;
             if (pre) {
                 h.preOffers++;
@@ -1404,21 +1431,34 @@ public final class ShmDevice extends MatchingDevice {
                     from = q;
                 }
             }
+            long off = h.heapOffset;
+            long piece = Math.min(HeapCopy.PIECE_BYTES, total - off);
+            boolean more = off + piece < total;
+            MemorySegment src = piece == total ? h.payload : h.payload.asSlice(off, piece);
             int result = r == null
-                    ? HeapCopy.offer(outSlot[peer], h.payload, peerPids[peer], spin, MemorySegment.NULL, 0, MemorySegment.NULL, 0)
-                    : HeapCopy.offer(outSlot[peer], h.payload, peerPids[peer], spin, inSlot[from], peerPids[from],
+                    ? HeapCopy.offer(slot, src, off, more, peerPids[peer], spin, MemorySegment.NULL, 0, MemorySegment.NULL, 0)
+                    : HeapCopy.offer(slot, src, off, more, peerPids[peer], spin, inSlot[from], peerPids[from],
                             r.destination(), r.n());
-            if ((result & (HeapCopy.R_SERVED | HeapCopy.R_SERVE_FAILED)) != 0) {
-                heapIn.set(from, null);
+            boolean served = (result & (HeapCopy.R_SERVED | HeapCopy.R_SERVE_FAILED)) != 0;
+            if (served && (result & HeapCopy.R_MORE) == 0) {
+                heapIn.set(from, null);   // the served message's last piece, or a failed read
                 heapRead(from, r, (result & HeapCopy.R_SERVED) != 0);
             }
+            any |= served;
             if ((result & HeapCopy.R_DONE) == 0) {
-                return (result & (HeapCopy.R_SERVED | HeapCopy.R_SERVE_FAILED)) != 0;
+                return any;
             }
-            state = HeapCopy.DONE;
+            any = true;
+            state = ShmLayout.getIntAcquire(slot, HeapCopy.S_STATE);   // DONE or FAILED: only this side moves it now
+            if (state != HeapCopy.DONE || !more) {
+                break;
+            }
+            h.heapOffset = off + piece;
+            ShmLayout.setIntRelease(slot, HeapCopy.S_STATE, HeapCopy.READY);   // the receiver waits for the next piece
+            state = HeapCopy.READY;
         }
         if (state != HeapCopy.DONE && state != HeapCopy.FAILED) {
-            return false;
+            return any;
         }
         // read (or failed, which the receiver reports): the slot is free for the pair's next message
         outbound[peer].heap = null;
@@ -1698,14 +1738,14 @@ public final class ShmDevice extends MatchingDevice {
         }
 
         /**
-         * Heap arrays of {@link HeapCopy#MIN_BYTES} to {@link HeapCopy#MAX_BYTES} go by single copy between
+         * Heap arrays of {@link HeapCopy#MIN_BYTES} to {@link HeapCopy#COLLECTIVE_MAX_BYTES} go by single copy between
          * every two members (every member published that its heap single copy is on, and no two share a
          * process): decided once from the flags every member writes when its device starts, waiting for a
          * member that has not written its flag yet, so every member gives the same answer.
          */
         @Override
         public boolean singleCopies(long bytes) {
-            return bytes >= HeapCopy.MIN_BYTES && bytes <= HeapCopy.MAX_BYTES && heapCopyAll();
+            return bytes >= HeapCopy.MIN_BYTES && bytes <= HeapCopy.COLLECTIVE_MAX_BYTES && heapCopyAll();
         }
 
         /** 0: not decided yet; 1: every member copies heap arrays singly; 2: not every one. */

@@ -6,7 +6,11 @@
  * array while the call runs (no safepoint inside it).
  *
  * A slot is one 64-byte line of the shared file per ordered pair of ranks (the sender's ring's
- * first line): int state at 0, int message id at 4, long address at 8, long length at 16.
+ * first line): int state at 0, int message id at 4, long address at 8, long length at 16 (of the
+ * piece offered), long offset at 24 (of the piece in the message), int more at 32 (nonzero: pieces
+ * follow). A message larger than a piece (HeapCopy.PIECE_BYTES) is offered piece by piece, so the
+ * sender's thread leaves the critical call, and may reach a safepoint, between pieces: after the
+ * receiver marks a piece DONE the sender moves the slot back to READY and offers the next.
  * States: 0 IDLE, 1 POSTED (the sender announced a message), 2 READY (the receiver matched it
  * and wants to read), 3 OFFERED (the sender sits in tessera_shm_offer with the array's address
  * in the slot; from READY, or from POSTED before the receiver matched), 4 READING (the receiver
@@ -28,7 +32,7 @@
 enum { S_IDLE = 0, S_POSTED = 1, S_READY = 2, S_OFFERED = 3, S_READING = 4, S_DONE = 5, S_FAILED = 6 };
 
 /* what tessera_shm_offer returns: bits */
-enum { R_DONE = 1, R_WITHDRAWN = 2, R_GONE = 4, R_SERVED = 8, R_SERVE_FAILED = 16, R_NOT_READY = 32 };
+enum { R_DONE = 1, R_WITHDRAWN = 2, R_GONE = 4, R_SERVED = 8, R_SERVE_FAILED = 16, R_NOT_READY = 32, R_MORE = 64 };
 
 static inline void relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -280,7 +284,10 @@ static int gone(int32_t pid) {
     return p != NULL && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
 }
 
-/* Reads the message offered in slot in (if it is OFFERED) into dst, m bytes at most: R_SERVED, or 0. */
+/*
+ * Reads the piece offered in slot in (if it is OFFERED) into dst at the piece's offset, keeping
+ * to the first m bytes of dst: R_SERVED (with R_MORE if pieces follow), R_SERVE_FAILED, or 0.
+ */
 static int serve(int32_t *in, int32_t in_pid, void *dst, int64_t m) {
     int32_t expect = S_OFFERED;
     if (__atomic_load_n(in, __ATOMIC_ACQUIRE) != S_OFFERED
@@ -289,14 +296,17 @@ static int serve(int32_t *in, int32_t in_pid, void *dst, int64_t m) {
     }
     int64_t address = __atomic_load_n((int64_t *) ((char *) in + 8), __ATOMIC_ACQUIRE);
     int64_t length = __atomic_load_n((int64_t *) ((char *) in + 16), __ATOMIC_ACQUIRE);
-    int64_t n = m < length ? m : length;
-    int64_t got = n > 0 ? tessera_shm_read(in_pid, dst, address, n) : 0;
+    int64_t offset = __atomic_load_n((int64_t *) ((char *) in + 24), __ATOMIC_ACQUIRE);
+    int32_t more = __atomic_load_n((int32_t *) ((char *) in + 32), __ATOMIC_ACQUIRE);
+    int64_t n = offset >= m ? 0 : m - offset < length ? m - offset : length;
+    int64_t got = n > 0 ? tessera_shm_read(in_pid, (char *) dst + offset, address, n) : 0;
     __atomic_store_n(in, got == n ? S_DONE : S_FAILED, __ATOMIC_RELEASE);
-    return got == n ? R_SERVED : R_SERVE_FAILED;
+    return got != n ? R_SERVE_FAILED : more ? R_SERVED | R_MORE : R_SERVED;
 }
 
 /*
- * The sender's side: slot is READY; publishes src (n bytes) in it, marks it OFFERED and waits
+ * The sender's side: slot is READY; publishes src (n bytes, the piece of the message at offset,
+ * more: pieces follow) in it, marks it OFFERED and waits
  * until the receiver (process peer) has read it (DONE or FAILED: R_DONE). If the receiver has
  * not started reading within spin_ns, withdraws the offer (OFFERED -> READY, R_WITHDRAWN) so the
  * caller's thread reaches a safepoint, and calls again later. Once the receiver reads, waits
@@ -304,11 +314,13 @@ static int serve(int32_t *in, int32_t in_pid, void *dst, int64_t m) {
  * serves one message offered to this rank (slot in, from process in_pid, into dst, m bytes at
  * most; in may be NULL), so two ranks that send to each other at once do not wait on each other.
  */
-int32_t tessera_shm_offer(int32_t *slot, const void *src, int64_t n, int32_t peer, int64_t spin_ns,
-                          int32_t *in, int32_t in_pid, void *dst, int64_t m) {
+int32_t tessera_shm_offer(int32_t *slot, const void *src, int64_t n, int64_t offset, int32_t more, int32_t peer,
+                          int64_t spin_ns, int32_t *in, int32_t in_pid, void *dst, int64_t m) {
     int32_t result = 0;
     __atomic_store_n((int64_t *) ((char *) slot + 8), (int64_t) (uintptr_t) src, __ATOMIC_RELAXED);
     __atomic_store_n((int64_t *) ((char *) slot + 16), n, __ATOMIC_RELAXED);
+    __atomic_store_n((int64_t *) ((char *) slot + 24), offset, __ATOMIC_RELAXED);
+    __atomic_store_n((int32_t *) ((char *) slot + 32), more, __ATOMIC_RELAXED);
     /* from READY, or from POSTED (offered before the receiver matched: it reads at its match) */
     int32_t from = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     int32_t expect = from;

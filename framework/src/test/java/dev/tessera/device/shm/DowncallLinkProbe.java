@@ -36,7 +36,7 @@ final class DowncallLinkProbe {
             if (heap) {
                 // an offer through an idle slot answers at once; a read of 8 bytes of this process
                 MemorySegment slot = java.lang.foreign.Arena.ofAuto().allocate(64, 64);
-                if (HeapCopy.offer(slot, from, ProcessHandle.current().pid(), 0, MemorySegment.NULL, 0,
+                if (HeapCopy.offer(slot, from, 0, false, ProcessHandle.current().pid(), 0, MemorySegment.NULL, 0,
                         MemorySegment.NULL, 0) != HeapCopy.R_NOT_READY
                         || !HeapCopy.read(ProcessHandle.current().pid(), word.address(), to, 4)) {
                     throw new IllegalStateException("heap single copy call " + i + " failed");

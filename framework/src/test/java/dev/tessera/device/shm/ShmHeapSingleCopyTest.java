@@ -34,9 +34,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(180)
 class ShmHeapSingleCopyTest {
 
-    /** Byte sizes: either side of the 16 KiB threshold, one cell, several cells, 1 MiB. */
+    /** Byte sizes: either side of the 16 KiB threshold, one cell, several cells, 1 MiB, two pieces of 2 MiB. */
     static final int[] SIZES = {16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 20000, 32 * 1024 + 5, 64 * 1024,
-        (256 << 10) + 3, (1 << 20) + 1};
+        (256 << 10) + 3, (1 << 20) + 1, (2 << 20) + 5};
 
     static byte[] pattern(int n, int seed) {
         byte[] b = new byte[n];
@@ -51,6 +51,22 @@ class ShmHeapSingleCopyTest {
         new ProcessJobRunner("shm", Duration.ofSeconds(150), 0, List.of("-Dtessera.shm.singleCopy=true",
                 "-Dtessera.shm.heapSingleCopy=true", "-Dtessera.wait=spin", "-Xmx256m"))
                 .run(3, world -> exchanges(world, true));
+    }
+
+    /**
+     * Pieces of 20,000 bytes ({@code tessera.shm.heapSingleCopyPiece}): every message from 20,001
+     * bytes is offered piece by piece, up to 105 pieces, with its last piece shorter, a truncated
+     * receive that takes part of one piece and none of the next, and a receive of no bytes.
+     */
+    @Test
+    void largeHeapArraysGoPieceByPiece() {
+        new ProcessJobRunner("shm", Duration.ofSeconds(150), 0, List.of("-Dtessera.shm.singleCopy=true",
+                "-Dtessera.shm.heapSingleCopy=true", "-Dtessera.shm.heapSingleCopyPiece=20000", "-Dtessera.wait=spin",
+                "-Xmx256m"))
+                .run(3, world -> {
+                    assertEquals(20000, HeapCopy.PIECE_BYTES);
+                    exchanges(world, true);
+                });
     }
 
     @Test
@@ -134,6 +150,8 @@ class ShmHeapSingleCopyTest {
                     a[i] = i * 0.5 - 17;
                 }
                 world.send(Buffer.of(a, 3, 8000), 1, 7);
+                world.recv(Buffer.of(new byte[1]), 1, 11);   // rank 1's receive of no bytes is posted
+                world.send(Buffer.of(pattern(50000, 10)), 1, 9);
             } else if (rank == 1) {
                 byte[] shortBuf = new byte[30000];
                 dev.tessera.TesseraException e = org.junit.jupiter.api.Assertions.assertThrows(
@@ -148,6 +166,12 @@ class ShmHeapSingleCopyTest {
                 for (int i = 0; i < 5; i++) {
                     assertEquals(0.0, b[i], "double before the slice, " + i);
                 }
+                // a receive of no bytes, posted before the message comes (so it is matched, not read as unexpected)
+                Request none0 = world.irecv(Buffer.of(new byte[0]), 0, 9);
+                world.send(Buffer.of(new byte[1]), 0, 11);
+                dev.tessera.TesseraException none = org.junit.jupiter.api.Assertions.assertThrows(
+                        dev.tessera.TesseraException.class, none0::await);
+                assertEquals(dev.tessera.ErrorClass.TRUNCATE, none.errorClass());
             }
             world.barrier();
             if (bySingleCopy) {
