@@ -41,8 +41,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class HeapCopy {
 
-    /** Smallest heap message sent by single copy ({@code tessera.shm.heapSingleCopyMin}). */
-    static final long MIN_BYTES = Long.getLong("tessera.shm.heapSingleCopyMin", 16 * 1024);
+    /**
+     * Smallest heap message sent by single copy ({@code tessera.shm.heapSingleCopyMin}, default 8 KiB;
+     * 16 KiB, native memory's threshold, up to stop 73). On the AMD EPYC Zen 4 VM an 8 KiB ping-pong
+     * through the ring took 0.44-0.46x Open MPI's time while the VM's cross-core line transfers
+     * were fast and 1.35-1.44x while they were slow, by single copy 0.95-1.14x at both; NPB MG
+     * class A at 2x1, whose coarse faces are 8-16 KiB, ran 0.41-0.49 s against 0.46-0.53 (4
+     * alternating rounds, docs/performance.md, stop 74).
+     */
+    static final long MIN_BYTES = Long.getLong("tessera.shm.heapSingleCopyMin", 8 * 1024);
     /**
      * Largest ({@code tessera.shm.heapSingleCopyMax}, bytes; default: no limit). Messages larger than
      * {@link #PIECE_BYTES} are offered a piece at a time.

@@ -34,8 +34,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(180)
 class ShmHeapSingleCopyTest {
 
-    /** Byte sizes: either side of the 16 KiB threshold, one cell, several cells, 1 MiB, two pieces of 2 MiB. */
-    static final int[] SIZES = {16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 20000, 32 * 1024 + 5, 64 * 1024,
+    /**
+     * Byte sizes: either side of the 8 KiB threshold, either side of native memory's 16 KiB, one
+     * cell, several cells, 1 MiB, two pieces of 2 MiB.
+     */
+    static final int[] SIZES = {8 * 1024 - 1, 8 * 1024, 8 * 1024 + 1, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 20000, 32 * 1024 + 5, 64 * 1024,
         (256 << 10) + 3, (1 << 20) + 1, (2 << 20) + 5};
 
     static byte[] pattern(int n, int seed) {
@@ -175,7 +178,7 @@ class ShmHeapSingleCopyTest {
             }
             world.barrier();
             if (bySingleCopy) {
-                assertTrue(d.heapSingleCopies() >= SIZES.length - 1,
+                assertTrue(d.heapSingleCopies() >= SIZES.length - 1,   // every size but the first
                         "rank " + rank + " sent " + d.heapSingleCopies() + " heap messages by single copy");
             } else {
                 assertEquals(0, d.heapSingleCopies(), "heap messages by single copy without the helper");
