@@ -44,7 +44,7 @@ final class PairCopyDecision {
     /**
      * Smallest message of a bcast or reduce that goes point to point ({@code tessera.shm.coll.singleCopyMin},
      * bytes, which sets {@link #EXCHANGE_MIN_BYTES} too; the device's own lower limit for heap single copies,
-     * 16 KiB, applies as well).
+     * 8 KiB, applies as well).
      */
     static final long MIN_BYTES = Long.getLong("tessera.shm.coll.singleCopyMin", 128 * 1024);
     /** A reduce goes point to point only below this many bytes ({@code tessera.shm.coll.singleCopyReduceMax}). */

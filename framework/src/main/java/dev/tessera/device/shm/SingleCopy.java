@@ -25,13 +25,17 @@ import java.lang.invoke.MethodHandle;
 final class SingleCopy {
 
     /**
-     * Smallest message sent by single copy ({@code tessera.shm.singleCopyMin}, default 16 KiB).
-     * Below it the ring's two copies are cheaper than the system call and the acknowledgement;
-     * from it, even a message that fits one cell goes by single copy. On the Intel Xeon VM a
-     * ping-pong of 16 KiB took 3.5 us by single copy and 4.0-4.6 us through one cell, 4 and 8
-     * KiB 2.7-3.4 us by single copy and 1.8-2.7 us through the ring (stop 42).
+     * Smallest message sent by single copy ({@code tessera.shm.singleCopyMin}, default 8 KiB; 16 KiB
+     * up to stop 73). Below it the ring's two copies are cheaper than the system call and the
+     * acknowledgement; from it, even a message that fits one cell goes by single copy. On the Intel
+     * Xeon VM a ping-pong of 16 KiB took 3.5 us by single copy and 4.0-4.6 us through one cell, 4 and
+     * 8 KiB 2.7-3.4 us by single copy and 1.8-2.7 us through the ring (stop 42). On the AMD EPYC Zen 4
+     * VM 8 KiB through the ring took 0.44x Open MPI's time while the VM's cross-core line transfers
+     * were fast and 1.22-1.42x while they were slow, by single copy 0.95-1.01x (Open MPI copies
+     * once from 4 KiB; 3 alternating rounds, docs/performance.md, stop 74), as heap arrays do
+     * ({@link HeapCopy#MIN_BYTES}).
      */
-    static final long MIN_BYTES = Long.getLong("tessera.shm.singleCopyMin", 16 * 1024);
+    static final long MIN_BYTES = Long.getLong("tessera.shm.singleCopyMin", 8 * 1024);
     private static final int BOUNCE = 256 * 1024;
     private static final long PROBE_MAGIC = 0x5453524150524F42L;
     private static final int PR_SET_PTRACER = 0x59616d61;
