@@ -80,9 +80,8 @@ class PointToPointConformanceTest {
     }
 
     /**
-     * The same cases on shm with single copy switched on (its default only on Intel processors:
-     * the ring is faster on AMD EPYC), from 16 KiB: messages that fit one ring cell go by single
-     * copy too.
+     * The same cases on shm with single copy switched on (its default on Intel processors and on AMD
+     * before family 26), from 8 KiB: messages that fit one ring cell go by single copy too.
      */
     @Test
     @Timeout(120)

@@ -77,7 +77,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--buffers", paramLabel = "heap|native", defaultValue = "heap",
             description = "Tessera's point-to-point buffers: heap (byte arrays) or native (off-heap memory segments, "
-                    + "which the shm device sends by single copy from 16 KiB on Intel and on AMD before family 26). Default: ${DEFAULT-VALUE}.")
+                    + "which the shm device sends by single copy from 8 KiB on Intel and on AMD before family 26). Default: ${DEFAULT-VALUE}.")
     String buffers;
 
     @Option(names = "--window", paramLabel = "N", defaultValue = "64",

@@ -42,6 +42,9 @@ final class SingleCopy {
 
     private static final MethodHandle READV;
     private static final MethodHandle PRCTL;
+    /** Whether process_vm_readv and prctl were linked (on Linux, whatever single copy's setting). */
+    private static final boolean LINKED;
+    /** Whether single copy is on: linked and {@link #requested}. */
     private static final boolean AVAILABLE;
     /** Per thread: the iovecs in the first 32 bytes, a page-aligned bounce buffer of BOUNCE bytes from 4096 on. */
     private static final ThreadLocal<MemorySegment> SCRATCH =
@@ -52,8 +55,7 @@ final class SingleCopy {
         MethodHandle prctl = null;
         boolean ok = false;
         try {
-            if (System.getProperty("os.name", "").startsWith("Linux")
-                    && requestedOrOff()) {
+            if (System.getProperty("os.name", "").startsWith("Linux")) {
                 Linker linker = Linker.nativeLinker();
                 SymbolLookup libc = linker.defaultLookup();
                 readv = linker.downcallHandle(libc.find("process_vm_readv").orElseThrow(),
@@ -69,7 +71,8 @@ final class SingleCopy {
         }
         READV = readv;
         PRCTL = prctl;
-        AVAILABLE = ok;
+        LINKED = ok;
+        AVAILABLE = ok && requestedOrOff();
     }
 
     private SingleCopy() {
@@ -98,6 +101,15 @@ final class SingleCopy {
 
     static boolean available() {
         return AVAILABLE;
+    }
+
+    /**
+     * Whether {@link #read} can work here (process_vm_readv linked), single copy on or off: the
+     * transfers use {@link #available}; tests of the read itself use this, so that they run where
+     * single copy is off by default (AMD family 26).
+     */
+    static boolean linked() {
+        return LINKED;
     }
 
     /**
