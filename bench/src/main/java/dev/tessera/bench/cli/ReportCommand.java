@@ -382,8 +382,7 @@ final class ReportCommand implements Callable<Integer> {
 
     /** The machine, OS, JDK, Open MPI and date, as a Markdown list. */
     static String machine() {
-        String cpu = firstMatch(Path.of("/proc/cpuinfo"), "model name", System.getProperty("os.arch"));
-        cpu += cpuKind(Path.of("/proc/cpuinfo"));
+        String cpu = dev.tessera.bench.osu.CpuName.describe();
         String mem = firstMatch(Path.of("/proc/meminfo"), "MemTotal", "unknown");
         if (mem.endsWith(" kB")) {
             mem = String.format("%.1f GiB", Long.parseLong(mem.replace(" kB", "").trim()) / 1048576.0);
@@ -420,26 +419,6 @@ final class ReportCommand implements Callable<Integer> {
                 + "report (its own runs have at most %d busy ranks); other work competed for the CPUs, so medians and "
                 + "especially tails are unreliable. Re-run `bin/tessera bench report` on a quiet machine.%n%n",
                 load, cores, Math.max(cores, ownRanks));
-    }
-
-    /**
-     * " (family F, model M)" from a cpuinfo file, or "" where it lacks them: VMs often name the CPU
-     * "AMD EPYC" only, and the family tells Zen 3/4 (25) from Zen 5 (26), whose shm defaults differ.
-     */
-    static String cpuKind(Path cpuinfo) {
-        String family = firstMatch(cpuinfo, "cpu family", "");
-        String model = "";
-        try {
-            for (String l : Files.readAllLines(cpuinfo)) {
-                if (l.matches("model\\s*:.*")) {
-                    model = l.substring(l.indexOf(':') + 1).trim();
-                    break;
-                }
-            }
-        } catch (IOException e) {
-            // no model then
-        }
-        return family.isEmpty() ? "" : " (family " + family + (model.isEmpty() ? "" : ", model " + model) + ")";
     }
 
     private static String firstMatch(Path file, String key, String fallback) {

@@ -206,17 +206,7 @@ public final class Hdf5Bandwidth {
     }
 
     private static String cpuModel() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).strip() + ", " + Runtime.getRuntime().availableProcessors()
-                            + " cpus";
-                }
-            }
-        } catch (IOException ignored) {
-            // not Linux
-        }
-        return Runtime.getRuntime().availableProcessors() + " cpus";
+        return dev.tessera.bench.osu.CpuName.describe() + ", " + Runtime.getRuntime().availableProcessors() + " cpus";
     }
 
     /** Runs a command; returns {wall seconds, user+sys CPU seconds} from bash's time -p. */

@@ -133,7 +133,7 @@ public final class NpbCompareCommand implements Callable<Integer> {
         }
         String names = problemClasses.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("");
         System.out.print(table.format("NPB class " + names + ": Tessera (device " + device + ") next to NPB3.4-MPI (mpirun), median of "
-                + repeat + " alternating runs; CPU: " + cpu()));
+                + repeat + " alternating runs; CPU: " + dev.tessera.bench.osu.CpuName.describe()));
         Files.createDirectories(out);
         for (char c : problemClasses) {
             Path csv = out.resolve("npb-" + c + ".csv");
@@ -177,26 +177,13 @@ public final class NpbCompareCommand implements Callable<Integer> {
     private void writePng(Path png, char problemClass, List<NpbTable.Row> rows) throws IOException {
         System.setProperty("java.awt.headless", "true");
         CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
-                .title("NPB class " + problemClass + ": Tessera vs NPB3.4-MPI (" + cpu() + ")")
+                .title("NPB class " + problemClass + ": Tessera vs NPB3.4-MPI (" + dev.tessera.bench.osu.CpuName.describe() + ")")
                 .xAxisTitle("kernel, ranks x threads").yAxisTitle("Mop/s (median)").build();
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         List<String> x = rows.stream().map(r -> r.kernel().toUpperCase(Locale.ROOT) + " " + r.layout()).toList();
         chart.addSeries("Tessera", x, rows.stream().map(r -> (Number) r.mops()).toList());
         chart.addSeries("NPB3.4-MPI", x, rows.stream().map(r -> (Number) r.referenceMops()).toList());
         BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
-    }
-
-    private static String cpu() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException e) {
-            // fall through
-        }
-        return "unknown CPU";
     }
 
     public static void main(String[] args) {

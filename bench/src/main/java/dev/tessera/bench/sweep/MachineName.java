@@ -1,8 +1,6 @@
 package dev.tessera.bench.sweep;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /** "host (CPU model, N cores)": the machine a sweep ran on, for its table and CSV. */
 final class MachineName {
@@ -17,17 +15,7 @@ final class MachineName {
         } catch (IOException e) {
             host = "localhost";
         }
-        String cpu = "unknown CPU";
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    cpu = line.substring(line.indexOf(':') + 1).trim();
-                    break;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux: keep "unknown CPU"
-        }
+        String cpu = dev.tessera.bench.osu.CpuName.describe();
         return host + " (" + cpu + ", " + java.lang.Runtime.getRuntime().availableProcessors() + " cores)";
     }
 }

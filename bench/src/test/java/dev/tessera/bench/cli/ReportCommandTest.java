@@ -59,16 +59,6 @@ class ReportCommandTest {
     }
 
     @Test
-    void cpuKindGivesFamilyAndModel(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path info = dir.resolve("cpuinfo");
-        java.nio.file.Files.writeString(info, "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\n"
-                + "model\t\t: 2\nmodel name\t: AMD EPYC\n");
-        assertEquals(" (family 26, model 2)", ReportCommand.cpuKind(info));
-        java.nio.file.Files.writeString(info, "model name\t: Some CPU\n");
-        assertEquals("", ReportCommand.cpuKind(info));
-    }
-
-    @Test
     void machineFactsNameTheEssentials() {
         String m = ReportCommand.machine();
         for (String key : new String[] {"- Date:", "- CPU:", "- Memory:", "- OS:", "- JDK:", "- MPI:"}) {

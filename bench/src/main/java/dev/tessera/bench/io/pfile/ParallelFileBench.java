@@ -305,13 +305,7 @@ public final class ParallelFileBench {
     }
 
     static String cpu() {
-        try {
-            Process p = new ProcessBuilder("sh", "-c", "lscpu | grep 'Model name' | sed 's/.*: *//'").start();
-            return new String(p.getInputStream().readAllBytes()).trim() + ", " + Runtime.getRuntime().availableProcessors()
-                    + " CPUs";
-        } catch (IOException e) {
-            return "unknown";
-        }
+        return dev.tessera.bench.osu.CpuName.describe() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
     }
 
     static double median(List<Double> v) {
