@@ -355,10 +355,10 @@ final class NodeCollectives {
         if (bytes > 0) {
             long to = dataAt(me, k, bytes);
             if (skipTo > skipFrom) {
-                MemorySegment.copy(data, 0, mem, to, skipFrom);
-                MemorySegment.copy(data, skipTo, mem, to + skipTo, bytes - skipTo);
+                region.copy(data, 0, mem, to, skipFrom);
+                region.copy(data, skipTo, mem, to + skipTo, bytes - skipTo);
             } else {
-                MemorySegment.copy(data, 0, mem, to, bytes);
+                region.copy(data, 0, mem, to, bytes);
             }
         }
         return commit(k, callIndex, signature);
@@ -727,7 +727,7 @@ final class NodeCollectives {
             if (me != root) {
                 await(root, ck, callIndexOf(ck), signature, true);
                 if (n > 0) {
-                    MemorySegment.copy(mem, dataAt(root, ck, n), data, done, n);
+                    region.copy(mem, dataAt(root, ck, n), data, done, n);
                 }
             }
             finish(ck, me == root ? -1 : root);
@@ -762,7 +762,7 @@ final class NodeCollectives {
         // a two-rank root folds the other's slot and its own send buffer straight into data (foldInto)
         boolean into = pair && me == root && send != data;
         if (send != data && me == root && !into) {
-            MemorySegment.copy(send, 0, data, 0, data.byteSize());
+            region.copy(send, 0, data, 0, data.byteSize());
         }
         // with two ranks and a symmetric operation the root combines the other's slot into its own vector
         // (x1 op x0 = x0 op x1), so its own contribution need not go through its slot
@@ -802,7 +802,7 @@ final class NodeCollectives {
         }
         boolean into = pairwise(op) && send != data;   // see foldInto
         if (send != data && !into) {
-            MemorySegment.copy(send, 0, data, 0, data.byteSize());
+            region.copy(send, 0, data, 0, data.byteSize());
         }
         long ck = start(signature, into ? send : data);
         countSlotCall();
@@ -860,7 +860,7 @@ final class NodeCollectives {
             if (hi > lo) {
                 if (inPlace) {
                     if (send != data) {
-                        MemorySegment.copy(part, lo, out, lo, hi - lo);
+                        region.copy(part, lo, out, lo, hi - lo);
                     }
                     op.apply(mem.asSlice(dataAt(1 - me, ck, chunk) + lo, hi - lo), out.asSlice(lo, hi - lo),
                             share(n, me + 1) - share(n, me), type);
@@ -872,11 +872,11 @@ final class NodeCollectives {
                     MemorySegment into = gathers ? out.asSlice(lo, hi - lo) : scratch(hi - lo);
                     combineShare(ck, chunk, into, lo, share(n, me + 1) - share(n, me), op, type);
                     if (!gathers) {
-                        MemorySegment.copy(into, 0, mem, mine, hi - lo);
+                        region.copy(into, 0, mem, mine, hi - lo);
                     }
                 }
                 if (gathers && root < 0) {
-                    MemorySegment.copy(out, lo, mem, mine, hi - lo);   // the others collect it from there
+                    region.copy(out, lo, mem, mine, hi - lo);   // the others collect it from there
                 }
             }
             if (!gathers || root < 0) {
@@ -954,7 +954,7 @@ final class NodeCollectives {
                 if (send == data) {
                     op.apply(theirs, out, n, type);
                 } else if (!op.applyInto(theirs, send.asSlice(done * es, bytes), out, n, type)) {
-                    MemorySegment.copy(send, done * es, out, 0, bytes);
+                    region.copy(send, done * es, out, 0, bytes);
                     op.apply(theirs, out, n, type);
                 }
             }
@@ -971,7 +971,7 @@ final class NodeCollectives {
     /** into = x0 op x1 op ... op x(p-1) over {@code n} elements at byte {@code lo} of the slots of call {@code k}. */
     private void combineShare(long k, long chunk, MemorySegment into, long lo, int n, Op op, Datatype type) {
         long bytes = into.byteSize();
-        MemorySegment.copy(mem, dataAt(p - 1, k, chunk) + lo, into, 0, bytes);
+        region.copy(mem, dataAt(p - 1, k, chunk) + lo, into, 0, bytes);
         for (int j = p - 2; j >= 0; j--) {
             op.apply(mem.asSlice(dataAt(j, k, chunk) + lo, bytes), into, n, type);
         }
@@ -986,7 +986,7 @@ final class NodeCollectives {
                 continue;
             }
             awaitDone(j, k);
-            MemorySegment.copy(mem, dataAt(j, k, n * es) + lo, data, at + lo, hi - lo);
+            region.copy(mem, dataAt(j, k, n * es) + lo, data, at + lo, hi - lo);
         }
     }
 
@@ -1034,7 +1034,7 @@ final class NodeCollectives {
         }
         MemorySegment theirs = peerData(1 - me, k, bytes);
         if (!op.applyInto(theirs, send, data, count, type)) {
-            MemorySegment.copy(send, 0, data, 0, bytes);
+            region.copy(send, 0, data, 0, bytes);
             op.apply(theirs, data, count, type);
         }
     }
@@ -1068,9 +1068,9 @@ final class NodeCollectives {
             own = kept(own, 0, bytes);   // in place: this rank's contribution is folded after data is overwritten
         }
         if (last == me) {
-            MemorySegment.copy(own, 0, data, 0, bytes);
+            region.copy(own, 0, data, 0, bytes);
         } else {
-            MemorySegment.copy(mem, first + last * step, data, 0, bytes);
+            region.copy(mem, first + last * step, data, 0, bytes);
         }
         int code = op.checkCode();
         for (int j = last - 1; j >= 0; j--) {
@@ -1101,7 +1101,7 @@ final class NodeCollectives {
                 small[(int) bytes] = s;
             }
         }
-        MemorySegment.copy(from, at, s, 0, bytes);
+        region.copy(from, at, s, 0, bytes);
         return s;
     }
 
@@ -1118,7 +1118,7 @@ final class NodeCollectives {
             op.apply(peerData(1 - me, k, bytes), data, count, type);
             return;
         }
-        MemorySegment.copy(mem, dataAt(p - 1, k, bytes), data, 0, bytes);
+        region.copy(mem, dataAt(p - 1, k, bytes), data, 0, bytes);
         for (int j = p - 2; j >= 0; j--) {
             op.apply(peerData(j, k, bytes), data, count, type);
         }
@@ -1164,12 +1164,12 @@ final class NodeCollectives {
             long n = Math.min(slot, block - done);
             long ck = publish(callIndex, signature, n == block ? mine : mine.asSlice(done, n));
             if (copyOwn) {
-                MemorySegment.copy(mine, done, data, me * block + done, n);
+                region.copy(mine, done, data, me * block + done, n);
             }
             for (int j = 0; j < p; j++) {
                 if (j != me) {
                     await(j, ck, callIndexOf(ck), signature, true);
-                    MemorySegment.copy(mem, dataAt(j, ck, n), data, j * block + done, n);
+                    region.copy(mem, dataAt(j, ck, n), data, j * block + done, n);
                 }
             }
             finish(ck, Integer.MAX_VALUE);
@@ -1184,9 +1184,9 @@ final class NodeCollectives {
         for (int j = 0; j < p; j++) {
             if (j != me) {
                 await(j, ck, callIndexOf(ck), signature, true);
-                MemorySegment.copy(mem, dataAt(j, ck, p * blockBytes) + me * blockBytes, recv, j * blockBytes, blockBytes);
+                region.copy(mem, dataAt(j, ck, p * blockBytes) + me * blockBytes, recv, j * blockBytes, blockBytes);
             } else {
-                MemorySegment.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
+                region.copy(send, me * blockBytes, recv, me * blockBytes, blockBytes);
             }
         }
         finish(ck, Integer.MAX_VALUE);
@@ -1220,16 +1220,16 @@ final class NodeCollectives {
             long to = dataAt(me, k, p * n);
             for (int j = 0; j < p; j++) {
                 if (j != me) {
-                    MemorySegment.copy(send, j * blockBytes + off, mem, to + j * n, n);
+                    region.copy(send, j * blockBytes + off, mem, to + j * n, n);
                 }
             }
             long ck = commit(k, callIndex, signature);
             // this rank's own piece while the others' pieces are on their way (see exchangePair)
-            MemorySegment.copy(send, me * blockBytes + off, recv, me * blockBytes + off, n);
+            region.copy(send, me * blockBytes + off, recv, me * blockBytes + off, n);
             for (int j = 0; j < p; j++) {
                 if (j != me) {
                     await(j, ck, callIndexOf(ck), signature, true);
-                    MemorySegment.copy(mem, dataAt(j, ck, p * n) + me * n, recv, j * blockBytes + off, n);
+                    region.copy(mem, dataAt(j, ck, p * n) + me * n, recv, j * blockBytes + off, n);
                 }
             }
             finish(ck, Integer.MAX_VALUE);
@@ -1269,13 +1269,13 @@ final class NodeCollectives {
             if (ownFrom != null) {
                 long own = Math.min(slot, Math.max(0, ownFrom.byteSize() - off));
                 if (own > 0) {
-                    MemorySegment.copy(ownFrom, off, ownTo, off, own);
+                    region.copy(ownFrom, off, ownTo, off, own);
                 }
             }
             await(other, ck, callIndexOf(ck), signature, true);
             long m = Math.min(slot, Math.max(0, in - off));
             if (m > 0) {
-                MemorySegment.copy(mem, dataAt(other, ck, m), fromOther, off, m);
+                region.copy(mem, dataAt(other, ck, m), fromOther, off, m);
             }
             finish(ck, Integer.MAX_VALUE);
             off += slot;

@@ -109,4 +109,14 @@ public interface NodeRegion {
 
     /** After a member published a flag: wakes the members that sleep in {@link #awaitUntil}. */
     void wake();
+
+    /**
+     * Copies {@code bytes} bytes between a member's buffer and the region (or between two
+     * buffers) for the collectives: {@link MemorySegment#copy} by default; a device whose
+     * region is shared with other processes may copy large pieces another way.
+     */
+    default void copy(java.lang.foreign.MemorySegment src, long srcOffset, java.lang.foreign.MemorySegment dst,
+            long dstOffset, long bytes) {
+        java.lang.foreign.MemorySegment.copy(src, srcOffset, dst, dstOffset, bytes);
+    }
 }

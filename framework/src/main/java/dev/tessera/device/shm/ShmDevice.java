@@ -168,6 +168,11 @@ public final class ShmDevice extends MatchingDevice {
 
     /** The world communicator's shared-memory collective region, or null (TESSERA_SHM_COLL=off). */
     private final Region worldRegion;
+    /**
+     * {@code -Dtessera.shm.coll.memcpy} (then TESSERA_SHM_COLL_MEMCPY; default on): the world
+     * region's collectives copy pieces of {@link CellCopy#MIN_BYTES} or more with memcpy ({@link #regionCopy}).
+     */
+    private final boolean collMemcpy;
 
     /**
      * Empty polls before a blocking waiter sleeps (a microsecond or two). Blocking mode is for
@@ -205,6 +210,7 @@ public final class ShmDevice extends MatchingDevice {
     ShmDevice(MemorySegment file, int rank, int size, int cellBytes, int cells, long eagerLimit, JobFailure failure,
               MatchingEngine engine, int[] world, WaitMode wait, int collSlot) {
         super(engine, failure, wait == WaitMode.BLOCK ? IdleStrategy.backoff() : BackoffIdleStrategy.LONG_SPIN);
+        this.collMemcpy = ShmSwitch.read("tessera.shm.coll.memcpy", "TESSERA_SHM_COLL_MEMCPY", true);
         this.worldRegion = collSlot == 0 ? null : new Region(file.asSlice(ShmLayout.collOffset(size, cellBytes, cells),
                 ShmLayout.collBytes(size, collSlot)), size, collSlot);
         this.blocking = wait == WaitMode.BLOCK;
@@ -1682,6 +1688,31 @@ public final class ShmDevice extends MatchingDevice {
     }
 
     /** Memory of a collective region in the shared file, waited on with the device's wait strategy. */
+    /**
+     * The copies of the shared-memory collectives between the ranks' buffers and the region
+     * ({@link dev.tessera.device.NodeRegion#copy}): pieces of {@link CellCopy#MIN_BYTES} or more by
+     * the C library's memcpy as a critical downcall where {@code memcpy} is true (and the helper
+     * links, {@link CellCopy#copy}), else, and below that size, by the JIT's copy stub.
+     * On the AMD EPYC Zen 5 VM the stub's copies into and out of slots that the other core had
+     * just read or written ran 4-5x slower for seconds at a time (a 2-rank bcast of 1 MiB in
+     * 130-180 us instead of 25-40), while memcpy (rep movsb) did not: two threads of one JVM passing
+     * 64 KiB chunks through 8 shared slots, 20 s runs, medians of 200 hand-offs of 1 MiB above
+     * 100 us in 20-40 % of the samples with the stub and in none with memcpy (docs/performance.md, stop 76).
+     */
+    static void regionCopy(boolean memcpy, MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset,
+            long bytes) {
+        if (memcpy) {
+            CellCopy.copy(src, srcOffset, dst, dstOffset, bytes);
+        } else {
+            MemorySegment.copy(src, srcOffset, dst, dstOffset, bytes);
+        }
+    }
+
+    /** Whether the world region's collectives copy large pieces by memcpy (tests: the default, and the switch read). */
+    boolean collectivesCopyByMemcpy() {
+        return collMemcpy && CellCopy.byMemcpy(CellCopy.MIN_BYTES);
+    }
+
     private final class Region implements dev.tessera.device.NodeRegion {
         /** How long an oversubscribed rank yields its core in a collective's wait before it may sleep (0: not at all). */
         static final long YIELD_NANOS = Long.getLong("tessera.shm.coll.yieldMicros", 50) * 1000L;
@@ -1709,6 +1740,11 @@ public final class ShmDevice extends MatchingDevice {
         @Override
         public int slotBytes() {
             return slot;
+        }
+
+        @Override
+        public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
+            regionCopy(collMemcpy, src, srcOffset, dst, dstOffset, bytes);
         }
 
         /**
