@@ -111,6 +111,14 @@ public interface NodeRegion {
     void wake();
 
     /**
+     * The smallest copy the collectives pass to {@link #copy}; smaller ones they make with
+     * {@link java.lang.foreign.MemorySegment#copy} themselves. By default none.
+     */
+    default long bulkCopyFrom() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Copies {@code bytes} bytes between a member's buffer and the region (or between two
      * buffers) for the collectives: {@link MemorySegment#copy} by default; a device whose
      * region is shared with other processes may copy large pieces another way.

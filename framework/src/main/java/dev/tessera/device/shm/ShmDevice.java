@@ -1743,6 +1743,11 @@ public final class ShmDevice extends MatchingDevice {
         }
 
         @Override
+        public long bulkCopyFrom() {
+            return collectivesCopyByMemcpy() ? CellCopy.MIN_BYTES : Long.MAX_VALUE;
+        }
+
+        @Override
         public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
             regionCopy(collMemcpy, src, srcOffset, dst, dstOffset, bytes);
         }
