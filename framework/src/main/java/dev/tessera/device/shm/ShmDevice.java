@@ -1697,7 +1697,7 @@ public final class ShmDevice extends MatchingDevice {
      * just read or written ran 4-5x slower for seconds at a time (a 2-rank bcast of 1 MiB in
      * 130-180 us instead of 25-40), while memcpy (rep movsb) did not: two threads of one JVM passing
      * 64 KiB chunks through 8 shared slots, 20 s runs, medians of 200 hand-offs of 1 MiB above
-     * 100 us in 20-40 % of the samples with the stub and in none with memcpy (docs/performance.md, stop 76).
+     * 100 us in 20-40 % of the samples with the stub, in at most 4 of 70 with memcpy (docs/performance.md, stop 76).
      */
     static void regionCopy(boolean memcpy, MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset,
             long bytes) {
