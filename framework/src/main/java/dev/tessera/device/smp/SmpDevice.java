@@ -225,6 +225,16 @@ public final class SmpDevice extends MatchingDevice {
             return shared.slotBytes;
         }
 
+        @Override
+        public long bulkCopyFrom() {
+            return shared.bulkFrom;
+        }
+
+        @Override
+        public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
+            dev.tessera.device.shm.BulkCopy.copy(src, srcOffset, dst, dstOffset, bytes);
+        }
+
         /**
          * Polls {@code ready} (ranks whose waits block yield their core first, {@link #YIELD_NANOS}),
          * then backs off as a request wait does (spin, then parks); before its

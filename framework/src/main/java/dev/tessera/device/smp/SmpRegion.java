@@ -3,6 +3,7 @@ package dev.tessera.device.smp;
 import dev.tessera.ErrorClass;
 import dev.tessera.TesseraException;
 import dev.tessera.device.NodeRegion;
+import dev.tessera.device.shm.BulkCopy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Locale;
@@ -18,6 +19,12 @@ import java.util.Locale;
  * <p>{@code -Dtessera.smp.coll=on|off} or {@code TESSERA_SMP_COLL=on|off} (the property wins;
  * default on); {@code -Dtessera.smp.coll.slotBytes} (default 64 KiB, as the shm device's): bytes of
  * each of a rank's {@link NodeRegion#DEPTH} data slots.
+ *
+ * <p>Copies of 4 KiB or more between a rank's buffer and the slots go by the C library's memcpy
+ * ({@link BulkCopy}, the shm device's helper), as on the shm device: the JIT's copy stub into and
+ * out of slots that the other core had just used ran at a slow level, 4-5x, for seconds at a
+ * time on the AMD EPYC Zen 5 VM (docs/performance.md, stops 76 and 77).
+ * {@code -Dtessera.smp.coll.memcpy=on|off} or {@code TESSERA_SMP_COLL_MEMCPY} (default on).
  */
 final class SmpRegion {
 
@@ -27,10 +34,13 @@ final class SmpRegion {
     final MemorySegment memory;
     final int members;
     final int slotBytes;
+    /** Smallest copy made by memcpy ({@link BulkCopy#minBytes}); {@link Long#MAX_VALUE}: none. */
+    final long bulkFrom;
 
-    private SmpRegion(int members, int slotBytes) {
+    private SmpRegion(int members, int slotBytes, long bulkFrom) {
         this.members = members;
         this.slotBytes = slotBytes;
+        this.bulkFrom = bulkFrom;
         // zeroed by the allocation; freed with the fabric that holds it
         this.memory = Arena.ofAuto().allocate(NodeRegion.bytes(members, slotBytes), 4096);
     }
@@ -53,6 +63,12 @@ final class SmpRegion {
         if (slot < 64 || slot > (1 << 26)) {
             throw new TesseraException(ErrorClass.ARG, "tessera.smp.coll.slotBytes " + slot + " is outside 64 B - 64 MiB");
         }
-        return new SmpRegion(members, (slot + 63) & ~63);
+        String copy = System.getProperty("tessera.smp.coll.memcpy", env.getOrDefault("TESSERA_SMP_COLL_MEMCPY", "on"))
+                .trim().toLowerCase(Locale.ROOT);
+        if (!copy.equals("on") && !copy.equals("off")) {
+            throw new TesseraException(ErrorClass.ARG, "TESSERA_SMP_COLL_MEMCPY / tessera.smp.coll.memcpy: unknown value '"
+                    + copy + "' (valid: on, off)");
+        }
+        return new SmpRegion(members, (slot + 63) & ~63, copy.equals("on") ? BulkCopy.minBytes() : Long.MAX_VALUE);
     }
 }
